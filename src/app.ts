@@ -1,0 +1,57 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './domain/dates/clock.ts';
+import { registerAuth } from './http/plugins/auth.ts';
+import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerNamespace } from './http/rest/register-routes.ts';
+import { adminNamespace } from './http/routes/admin-users.ts';
+import { registerHealth } from './http/routes/health.ts';
+import { eventsNamespace } from './http/routes/index.ts';
+import { UsersService } from './services/users-service.ts';
+import type { Storage } from './storage/database.ts';
+
+export interface BuildOptions {
+  config: Config;
+  storage: Storage;
+  clock?: Clock;
+  /** false silences request logs (tests). */
+  logger?: boolean;
+}
+
+/** Builds the HTTP application without listening, so tests can inject requests. */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config, storage } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
+    rewriteUrl(req) {
+      const method = overriddenMethod(req.url ?? '/', req.headers['x-http-method-override']);
+      if (method) req.method = method;
+      return req.url ?? '/';
+    },
+  });
+
+  const users = new UsersService(storage, clock);
+  registerErrorHandling(app, config.bodyLimit);
+  registerAuth(app, users, config.basePath);
+  await registerBodyParsers(app, config.bodyLimit);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (request.user) {
+      reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+    }
+  });
+
+  const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
+  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
+  registerNamespace(app, adminNamespace(users), registerOptions);
+  registerHealth(app, storage, config.basePath);
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
+
+/**
+ * An error that leaves the service in the WordPress REST shape
+ * `{code, message, data: {status, ...}}`. The message is a catalogue key, translated
+ * into the edition's language only when the response is written.
+ */
+export class RestError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly messageKey: MessageKey;
+  readonly vars: MessageVars | undefined;
+  /** Extra members of `data` besides `status`. */
+  readonly data: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    options: { messageKey?: MessageKey; vars?: MessageVars; data?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(code);
+    this.status = status;
+    this.code = code;
+    this.messageKey = options.messageKey ?? (code as MessageKey);
+    this.vars = options.vars;
+    this.data = options.data ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** One failed parameter inside a `rest_invalid_param` error. */
+export interface ParamFailure {
+  /** Catalogue key of the per-parameter message; defaults to the generic "Invalid parameter." */
+  messageKey?: MessageKey;
+  vars?: MessageVars;
+  /** A coded failure also appears in `data.details` (e.g. `event-tickets-not-active`). */
+  code?: string;
+  codeMessageKey?: MessageKey;
+}
+
+export class InvalidParamsError extends RestError {
+  readonly failures: Record<string, ParamFailure>;
+  constructor(failures: Record<string, ParamFailure>) {
+    super(400, 'rest_invalid_param', { vars: { params: Object.keys(failures).join(', ') } });
+    this.failures = failures;
+  }
+}
+
+export function invalidParam(name: string, failure: ParamFailure = {}): InvalidParamsError {
+  return new InvalidParamsError({ [name]: failure });
+}
+
+export class MissingParamsError extends RestError {
+  readonly names: string[];
+  constructor(names: string[]) {
+    super(400, 'rest_missing_callback_param', { vars: { params: names.join(', ') }, data: { params: names } });
+    this.names = names;
+  }
+}
+
+export function forbidden(isVisitor: boolean): RestError {
+  return new RestError(isVisitor ? 401 : 403, 'rest_forbidden');
+}
+
+export function noRoute(): RestError {
+  return new RestError(404, 'rest_no_route');
+}

@@ -1,0 +1,80 @@
+import formBody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import qs from 'qs';
+import { RestError } from '../../domain/errors.ts';
+
+/**
+ * PHP-style parameters: `a[]=1&a[]=2`, `a[0]=1`, nested `venue[city]=Pisa`; a repeated plain
+ * name keeps its last value, as PHP does. Limits keep a hostile query from growing huge objects.
+ */
+export const QS_OPTIONS: qs.IParseOptions = {
+  arrayLimit: 1000,
+  parameterLimit: 2000,
+  depth: 5,
+  duplicates: 'last',
+  allowPrototypes: false,
+};
+
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
+}
+
+/** Multipart fields arrive flat (`categories[]`); re-read them with the PHP rules above. */
+function nestMultipartFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') pairs.push([name, item]);
+    }
+  }
+  return parseQueryString(new URLSearchParams(pairs).toString());
+}
+
+export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {
+  const defaultJson = app.getDefaultJsonParser('remove', 'remove');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    defaultJson(request, text, (error, parsed) => {
+      if (error) {
+        done(new RestError(400, 'rest_invalid_json', { data: { json_error_code: 4, json_error_message: 'Syntax error' } }), undefined);
+      } else {
+        done(null, parsed);
+      }
+    });
+  });
+  await app.register(formBody, { bodyLimit, parser: (text) => parseQueryString(text) });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: bodyLimit, files: 5, fields: 1000, fieldSize: bodyLimit, parts: 1005 },
+    async onFile(part) {
+      // No route takes file uploads; drain them so the fields after them can be read.
+      part.file.resume();
+    },
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.isMultipart() && request.body && typeof request.body === 'object') {
+      request.body = nestMultipartFields(request.body as Record<string, unknown>);
+    }
+  });
+  // Bodies of other types carry no parameters (as in the reference), but still count against the limit.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => done(null, undefined));
+}
+
+const OVERRIDABLE = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/**
+ * `_method=VERB` in the query (any request) or `X-HTTP-Method-Override` replaces the HTTP method
+ * before routing, for clients behind proxies that only pass GET and POST.
+ */
+export function overriddenMethod(url: string, header: string | string[] | undefined): string | undefined {
+  const question = url.indexOf('?');
+  if (question >= 0 && url.includes('_method=', question)) {
+    const value = new URLSearchParams(url.slice(question + 1)).get('_method');
+    if (value && OVERRIDABLE.has(value.toUpperCase())) return value.toUpperCase();
+  }
+  const headerValue = Array.isArray(header) ? header[0] : header;
+  if (headerValue && OVERRIDABLE.has(headerValue.toUpperCase())) return headerValue.toUpperCase();
+  return undefined;
+}

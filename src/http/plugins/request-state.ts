@@ -1,0 +1,20 @@
+import type { User } from '../../domain/users/user.ts';
+import type { Language } from '../../i18n/catalog.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The edition's language, from the path prefix. */
+    lang: Language;
+    /** The authenticated user; null for visitors. */
+    user: User | null;
+  }
+}
+
+/** The language edition a path belongs to: `{base}/da/...` is Danish, no prefix is English. */
+export function languageOfPath(url: string, basePath: string): Language {
+  const path = url.slice(basePath.length, basePath.length + 4);
+  if (path === '/da/' || path === '/da') return 'da';
+  if (path === '/it/' || path === '/it') return 'it';
+  if (path === '/es/' || path === '/es') return 'es';
+  return 'en';
+}

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { translate, type Language, type MessageKey, type MessageVars } from '../../i18n/catalog.ts';
+import type { User } from '../../domain/users/user.ts';
+import { UrlBuilder } from './urls.ts';
+
+/** What a handler knows about the request it serves, independent of HTTP details. */
+export interface RestContext {
+  readonly lang: Language;
+  /** null = visitor. */
+  readonly user: User | null;
+  readonly urls: UrlBuilder;
+  /** The request's instant (from the injectable clock): every rule of one request sees the same now. */
+  readonly now: Date;
+  t(key: MessageKey, vars?: MessageVars): string;
+}
+
+export interface ContextOptions {
+  publicUrl: string | null;
+  basePath: string;
+  now: Date;
+}
+
+export function createContext(request: FastifyRequest, options: ContextOptions): RestContext {
+  const origin = options.publicUrl ?? `${request.protocol}://${request.host}`;
+  const lang = request.lang;
+  return {
+    lang,
+    user: request.user,
+    urls: new UrlBuilder(origin, options.basePath, lang),
+    now: options.now,
+    t: (key, vars) => translate(lang, key, vars),
+  };
+}

@@ -1,0 +1,47 @@
+import type { ArgSpecs } from './arg-spec.ts';
+import type { RestContext } from './context.ts';
+import type { Params } from './validate-args.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RestResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One handler of a route, declared the way the reference declares it: arguments (validated
+ * before anything else), a permission gate (after validation: 401 for visitors, 403 otherwise),
+ * then the handler.
+ */
+export interface Endpoint {
+  methods: readonly HttpMethod[];
+  args: ArgSpecs;
+  permission?: (ctx: RestContext, params: Params) => boolean | Promise<boolean>;
+  handler: (ctx: RestContext, params: Params) => RestResponse | Promise<RestResponse>;
+  /** Short English summary, for the documentation. */
+  summary?: string;
+}
+
+export interface RouteDef {
+  /**
+   * The reference's route pattern relative to the namespace, e.g. `/events/(?P<id>\d+)`: the key
+   * of the namespace index. The Fastify path is derived from it.
+   */
+  pattern: string;
+  endpoints: Endpoint[];
+}
+
+/** A namespace and its routes in registration order (the order the index lists them). */
+export interface NamespaceDef {
+  namespace: string;
+  routes: RouteDef[];
+}
+
+/** `/events/(?P<id>\d+)` → `/events/:id(^\d+$)`; `(?P<slug>[^/]+)` → `:slug`. */
+export function fastifyPath(pattern: string): string {
+  return pattern.replace(/\(\?P<(\w+)>([^)]*)\)/g, (_whole, name: string, regex: string) =>
+    regex === '[^/]+' ? `:${name}` : `:${name}(^${regex}$)`,
+  );
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../domain/dates/clock.ts';
+import { forbidden } from '../../domain/errors.ts';
+import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
+import { createContext, type RestContext } from './context.ts';
+import { fastifyPath, type Endpoint, type NamespaceDef, type RouteDef } from './endpoint.ts';
+import { renderRoute, routeKey } from './route-index.ts';
+import { sendJson } from './send.ts';
+import { validateArgs } from './validate-args.ts';
+
+export interface RegisterOptions {
+  basePath: string;
+  publicUrl: string | null;
+  clock: Clock;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/**
+ * Request parameters from every source, path values winning (30 §4.7): path > body > query.
+ * A body that is not an object (a JSON array or string) contributes nothing.
+ */
+function mergeInput(request: FastifyRequest): Record<string, unknown> {
+  const merged: Record<string, unknown> = Object.create(null);
+  if (isPlainObject(request.query)) Object.assign(merged, request.query);
+  if (isPlainObject(request.body)) Object.assign(merged, request.body);
+  if (isPlainObject(request.params)) Object.assign(merged, request.params);
+  return merged;
+}
+
+/** Registers every route of a namespace under each language edition. */
+export function registerNamespace(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions): void {
+  const context = (request: FastifyRequest): RestContext =>
+    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, now: options.clock() });
+
+  const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const ctx = context(request);
+    const params = await validateArgs(endpoint.args, mergeInput(request), ctx);
+    if (endpoint.permission && !(await endpoint.permission(ctx, params))) throw forbidden(ctx.user === null);
+    const result = await endpoint.handler(ctx, params);
+    return sendJson(request, reply, result.status ?? 200, result.body, result.headers);
+  };
+
+  for (const lang of LANGUAGES) {
+    const prefix = `${options.basePath}${EDITION_PREFIXES[lang]}/${def.namespace}`;
+    for (const route of def.routes) {
+      const url = prefix + fastifyPath(route.pattern);
+      for (const endpoint of route.endpoints) {
+        app.route({ method: [...endpoint.methods], url: url === '' ? '/' : url, handler: run(endpoint) });
+      }
+      app.route({ method: 'OPTIONS', url, handler: optionsHandler(def, route, context) });
+    }
+  }
+}
+
+function optionsHandler(def: NamespaceDef, route: RouteDef, context: (request: FastifyRequest) => RestContext) {
+  const allow = [...new Set(route.endpoints.flatMap((endpoint) => endpoint.methods))].join(', ');
+  return async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const ctx = context(request);
+    const body = renderRoute(def.namespace, route, ctx, `${ctx.urls.edition}${routeKey(def.namespace, route)}`);
+    return sendJson(request, reply, 200, body, { Allow: allow });
+  };
+}

@@ -1,0 +1,122 @@
+import { isRole, type Role } from '../domain/auth/capabilities.ts';
+import type { Clock } from '../domain/dates/clock.ts';
+import { RestError, invalidParam } from '../domain/errors.ts';
+import { isValidEmail, isValidLogin, toUser, type User } from '../domain/users/user.ts';
+import type { Storage } from '../storage/database.ts';
+import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
+import { UsersRepository } from '../storage/repositories/users-repository.ts';
+import { generateAppPassword, generateHashKey, hashAppPassword, sameHash } from './app-passwords.ts';
+
+export interface NewUser {
+  login: string;
+  role: Role;
+  email?: string;
+}
+
+export type AuthOutcome = { user: User } | { error: 'invalid_username' | 'incorrect_password' };
+
+function utcNow(clock: Clock): string {
+  return clock().toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Users and their application passwords: shared by the admin API and the command line. */
+export class UsersService {
+  private readonly users: UsersRepository;
+  private readonly settings: SettingsRepository;
+  private hashKey: Promise<string> | undefined;
+
+  constructor(storage: Storage, private readonly clock: Clock) {
+    this.users = new UsersRepository(storage.db);
+    this.settings = new SettingsRepository(storage.db);
+  }
+
+  private key(): Promise<string> {
+    this.hashKey ??= this.settings.getOrCreate('app_password_hash_key', generateHashKey());
+    return this.hashKey;
+  }
+
+  async create(input: NewUser): Promise<{ user: User; password: string }> {
+    if (!isValidLogin(input.login)) throw invalidParam('login', { messageKey: 'invalid_login' });
+    if (!isRole(input.role)) throw invalidParam('role');
+    const email = input.email ?? '';
+    if (email !== '' && !isValidEmail(email)) throw invalidParam('email', { messageKey: 'invalid_email' });
+    if (await this.users.findByLogin(input.login)) throw new RestError(400, 'existing_user_login');
+    const password = generateAppPassword();
+    const hash = hashAppPassword(await this.key(), password);
+    try {
+      const record = await this.users.createWithPassword({ login: input.login, email, role: input.role, created_utc: utcNow(this.clock) }, hash);
+      return { user: toUser(record), password };
+    } catch (error) {
+      // Two creates of one login at once: the unique index decides, the loser hears the truth.
+      if (await this.users.findByLogin(input.login)) throw new RestError(400, 'existing_user_login');
+      throw error;
+    }
+  }
+
+  async list(): Promise<User[]> {
+    return (await this.users.list()).map(toUser);
+  }
+
+  async get(id: number): Promise<User> {
+    const record = await this.users.findById(id);
+    if (!record) throw new RestError(404, 'rest_user_invalid_id');
+    return toUser(record);
+  }
+
+  async findByLogin(login: string): Promise<User | undefined> {
+    const record = await this.users.findByLogin(login);
+    return record ? toUser(record) : undefined;
+  }
+
+  /** Deletes a user; their records keep their author id, which no one can sign in as again. */
+  async delete(id: number): Promise<User> {
+    const user = await this.get(id);
+    if (user.role === 'administrator' && (await this.users.countByRole('administrator')) <= 1) {
+      throw new RestError(400, 'rest_cannot_delete_last_admin');
+    }
+    await this.users.delete(id);
+    return user;
+  }
+
+  /** A new application password for the user; earlier ones keep working. */
+  async newPassword(id: number): Promise<{ user: User; password: string }> {
+    const user = await this.get(id);
+    const password = generateAppPassword();
+    await this.users.addPassword(id, hashAppPassword(await this.key(), password), utcNow(this.clock));
+    return { user, password };
+  }
+
+  async authenticateBasic(login: string, secret: string): Promise<AuthOutcome> {
+    const record = await this.users.findByLogin(login);
+    if (!record) return { error: 'invalid_username' };
+    const hash = hashAppPassword(await this.key(), secret);
+    const hashes = await this.users.passwordHashes(record.id);
+    return hashes.some((stored) => sameHash(stored, hash)) ? { user: toUser(record) } : { error: 'incorrect_password' };
+  }
+
+  async authenticateBearer(secret: string): Promise<AuthOutcome> {
+    const record = await this.users.findByPasswordHash(hashAppPassword(await this.key(), secret));
+    return record ? { user: toUser(record) } : { error: 'incorrect_password' };
+  }
+
+  /**
+   * On an empty database, creates the administrator. Returns the password only when it was
+   * generated here (the caller prints it once); a configured password is never echoed.
+   */
+  async ensureInitialAdmin(login: string, configuredPassword: string | null): Promise<{ created: boolean; generatedPassword?: string }> {
+    if ((await this.users.count()) > 0) return { created: false };
+    if (!isValidLogin(login)) throw new Error(`CALENDAR_ADMIN_LOGIN "${login}" is not a valid login`);
+    const password = configuredPassword ?? generateAppPassword();
+    try {
+      await this.users.createWithPassword(
+        { login, email: '', role: 'administrator', created_utc: utcNow(this.clock) },
+        hashAppPassword(await this.key(), password),
+      );
+    } catch (error) {
+      // Another instance created it in the meantime.
+      if ((await this.users.count()) > 0) return { created: false };
+      throw error;
+    }
+    return configuredPassword ? { created: true } : { created: true, generatedPassword: password };
+  }
+}

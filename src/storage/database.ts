@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export class DatabaseUrlError extends Error {}
+
+interface ParsedUrl {
+  dialect: Dialect;
+  /** SQLite file path or ':memory:'. */
+  path?: string;
+  connectionString?: string;
+  /** PostgreSQL schema to create and use (our `?schema=` extension, used by tests and CI). */
+  schema?: string;
+}
+
+export function parseDatabaseUrl(url: string): ParsedUrl {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') throw new DatabaseUrlError('DATABASE_URL "sqlite:" needs a path or :memory:');
+    return { dialect: 'sqlite', path };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get('schema') ?? undefined;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new DatabaseUrlError('the schema parameter must be a lower-case SQL identifier');
+    }
+    parsed.searchParams.delete('schema');
+    return { dialect: 'postgres', connectionString: parsed.toString(), schema };
+  }
+  throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+}
+
+function openSqlite(path: string): Kysely<Database> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const connection = new BetterSqlite3(path);
+  connection.pragma('journal_mode = WAL');
+  // WAL with synchronous=NORMAL survives a killed process (only a power loss can drop the last commits).
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+}
+
+async function openPostgres(connectionString: string, schema: string | undefined): Promise<Kysely<Database>> {
+  if (schema) {
+    const setup = new pg.Client({ connectionString });
+    await setup.connect();
+    try {
+      await setup.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Opens the database named by DATABASE_URL and brings its schema up to date. */
+export async function openStorage(url: string): Promise<Storage> {
+  const parsed = parseDatabaseUrl(url);
+  const db = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema);
+  try {
+    await migrate(db, parsed.dialect);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    dialect: parsed.dialect,
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

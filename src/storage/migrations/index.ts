@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../database.ts';
+import { initialSchema } from './0001-initial.ts';
+
+/**
+ * Migrations in order, keyed by a name that sorts by version. They run at every start on both
+ * dialects; a migration receives the dialect for the few DDL spellings that differ.
+ */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001-initial': initialSchema(dialect),
+      };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { toInt } from '../sql-helpers.ts';
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  email: string;
+  role: string;
+  created_utc: string;
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    return toInt(row.n);
+  }
+
+  async countByRole(role: string): Promise<number> {
+    const row = await this.db.selectFrom('users').where('role', '=', role).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    return toInt(row.n);
+  }
+
+  list(): Promise<UserRecord[]> {
+    return this.db.selectFrom('users').selectAll().orderBy('id').execute();
+  }
+
+  findById(id: number): Promise<UserRecord | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByLogin(login: string): Promise<UserRecord | undefined> {
+    return this.db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst();
+  }
+
+  /** Creates the user and its first application password in one transaction. */
+  async createWithPassword(user: Omit<UserRecord, 'id'>, passwordHash: string): Promise<UserRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const created = await trx.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+      await trx.insertInto('app_passwords').values({ user_id: created.id, hash: passwordHash, created_utc: user.created_utc }).execute();
+      return created;
+    });
+  }
+
+  async addPassword(userId: number, hash: string, createdUtc: string): Promise<void> {
+    await this.db.insertInto('app_passwords').values({ user_id: userId, hash, created_utc: createdUtc }).execute();
+  }
+
+  /** The user owning an application password, by its keyed hash. */
+  findByPasswordHash(hash: string): Promise<UserRecord | undefined> {
+    return this.db
+      .selectFrom('app_passwords')
+      .innerJoin('users', 'users.id', 'app_passwords.user_id')
+      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc'])
+      .where('app_passwords.hash', '=', hash)
+      .executeTakeFirst();
+  }
+
+  async passwordHashes(userId: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('app_passwords').select('hash').where('user_id', '=', userId).execute();
+    return rows.map((row) => row.hash);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

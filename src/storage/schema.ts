@@ -1,0 +1,113 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables as Kysely sees them. Dates are stored as `YYYY-MM-DD HH:MM:SS` text (wall clock or
+ * UTC as the column says), which sorts correctly as text on both dialects; flags are 0/1
+ * integers so that the same query text runs on SQLite and PostgreSQL.
+ */
+export interface Database {
+  settings: { key: string; value: string };
+  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string };
+  app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
+  /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
+  objects: { id: Generated<number>; kind: ObjectKind };
+  events: EventRow;
+  venues: VenueRow;
+  organizers: OrganizerRow;
+  media: MediaRow;
+  event_organizers: { event_id: number; organizer_id: number; position: number };
+  event_terms: { event_id: number; term_id: number; position: number };
+  /** Categories and tags share this table and therefore the term id sequence. */
+  terms: TermRow;
+}
+
+export type ObjectKind = 'event' | 'venue' | 'organizer' | 'media';
+export type Taxonomy = 'tribe_events_cat' | 'post_tag';
+
+/** Columns every post-like record (event, venue, organizer) has. */
+export interface PostColumns {
+  id: number;
+  author: number;
+  status: string;
+  /** Status before trashing; decides restore and the rights on trashed records. */
+  pre_trash_status: string | null;
+  slug: string;
+  /** Slug before trashing, given back on restore. */
+  pre_trash_slug: string | null;
+  /** '' = not protected. */
+  password: string;
+  description: string;
+  excerpt: string;
+  /** Publication date in the site zone, and in UTC ('0000-00-00 00:00:00' while a draft floats). */
+  date_local: string;
+  date_utc: string;
+  modified_local: string;
+  modified_utc: string;
+  image_id: number | null;
+}
+
+export interface EventRow extends PostColumns {
+  title: string;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+  /** JSON array of the stored cost values. */
+  cost: string;
+  currency_symbol: string;
+  currency_position: string;
+  /** null = never stored (then the event url is shown), '' = stored empty. */
+  website: string | null;
+  /** null = never stored (reads back true). */
+  show_map: number | null;
+  show_map_link: number | null;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+  post_parent: number;
+}
+
+export interface VenueRow extends PostColumns {
+  name: string;
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  website: string;
+  stateprovince: string;
+  show_map: number;
+  show_map_link: number;
+}
+
+export interface OrganizerRow extends PostColumns {
+  name: string;
+  phone: string;
+  website: string;
+  email: string;
+}
+
+export interface MediaRow {
+  id: number;
+  url: string;
+  extension: string;
+  width: number | null;
+  height: number | null;
+  filesize: number | null;
+  created_utc: string;
+}
+
+export interface TermRow {
+  id: Generated<number>;
+  taxonomy: Taxonomy;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+}
