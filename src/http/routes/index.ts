@@ -4,7 +4,10 @@ import type { UsersService } from '../../services/users-service.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { NamespaceDef } from '../rest/endpoint.ts';
 import { NAMESPACE } from '../rest/urls.ts';
+import { eventRoutes } from './events.ts';
+import { organizerRoutes, venueRoutes } from './linked-posts.ts';
 import { rootRoute } from './root.ts';
+import { categoryRoutes, tagRoutes } from './terms.ts';
 
 /** What route modules are built from. */
 export interface AppDeps {
@@ -18,8 +21,15 @@ export interface AppDeps {
  * The events namespace. Routes are listed in the reference's order (30 §2): the namespace index
  * shows them in this order.
  */
-export function eventsNamespace(_deps: AppDeps): NamespaceDef {
+export function eventsNamespace(deps: AppDeps): NamespaceDef {
   const def: NamespaceDef = { namespace: NAMESPACE, routes: [] };
-  def.routes.push(rootRoute(def));
+  def.routes.push(
+    rootRoute(def),
+    ...eventRoutes(deps),
+    ...venueRoutes(deps),
+    ...organizerRoutes(deps),
+    ...categoryRoutes(deps),
+    ...tagRoutes(deps),
+  );
   return def;
 }

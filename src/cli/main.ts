@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { isRole, ROLES } from '../domain/auth/capabilities.ts';
+import { systemClock } from '../domain/dates/clock.ts';
+import { RestError } from '../domain/errors.ts';
+import { translate } from '../i18n/catalog.ts';
+import { UsersService } from '../services/users-service.ts';
+import { openStorage } from '../storage/database.ts';
+
+const USAGE = `usage: calendar users <command>
+  users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
+  users list                                   list users
+  users remove LOGIN|ID                        delete a user
+  users new-password LOGIN|ID                  print a new application password (old ones keep working)
+roles: ${ROLES.join(', ')}
+The database is the one DATABASE_URL names (default sqlite:./data/calendar.db).`;
+
+class UsageError extends Error {}
+
+async function findUser(users: UsersService, ref: string | undefined) {
+  if (!ref) throw new UsageError('a LOGIN or ID is required');
+  const byLogin = await users.findByLogin(ref);
+  if (byLogin) return byLogin;
+  if (/^\d+$/.test(ref)) return users.get(Number(ref));
+  throw new RestError(404, 'rest_user_invalid_id');
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [group, command, ref] = positionals;
+  if (values.help || group !== 'users' || !command) throw new UsageError('');
+  const storage = await openStorage(loadConfig().databaseUrl);
+  const users = new UsersService(storage, systemClock);
+  try {
+    switch (command) {
+      case 'add': {
+        if (!ref) throw new UsageError('a LOGIN is required');
+        if (!isRole(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+        const { user, password } = await users.create({ login: ref, role: values.role, email: values.email });
+        console.log(`created user ${user.id} "${user.login}" (${user.role})`);
+        console.log(`application password: ${password}`);
+        return;
+      }
+      case 'list':
+        for (const user of await users.list()) console.log(`${user.id}\t${user.login}\t${user.role}\t${user.email}`);
+        return;
+      case 'remove': {
+        const user = await users.delete((await findUser(users, ref)).id);
+        console.log(`removed user ${user.id} "${user.login}"`);
+        return;
+      }
+      case 'new-password': {
+        const { user, password } = await users.newPassword((await findUser(users, ref)).id);
+        console.log(`new application password for "${user.login}": ${password}`);
+        return;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    if (error.message) console.error(`calendar: ${error.message}`);
+    console.error(USAGE);
+    process.exit(2);
+  }
+  if (error instanceof RestError) {
+    const params = 'failures' in error ? ` (${Object.keys((error as { failures: object }).failures).join(', ')})` : '';
+    console.error(`calendar: ${translate('en', error.messageKey, error.vars)}${params}`);
+    process.exit(1);
+  }
+  console.error(`calendar: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

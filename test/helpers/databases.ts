@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** A fresh, empty database for one test app, and how to throw it away. */
+export interface FreshDatabase {
+  url: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Set by scripts/test.ts after probing once: the PostgreSQL URL to test against, or unset when
+ * no server answered (those suites are then skipped; the runner said so in one line).
+ */
+export const postgresUrl = process.env.TEST_POSTGRES_ACTIVE_URL || null;
+
+export const DIALECTS: DialectName[] = ['sqlite', 'postgres'];
+
+export function skipReason(dialect: DialectName): string | false {
+  return dialect === 'postgres' && !postgresUrl ? 'no PostgreSQL server (see the first line of npm test)' : false;
+}
+
+export async function freshDatabase(dialect: DialectName): Promise<FreshDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'calendar-test-'));
+    return { url: `sqlite:${join(dir, 'calendar.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  if (!postgresUrl) throw new Error('PostgreSQL is not available');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const separator = postgresUrl.includes('?') ? '&' : '?';
+  return {
+    url: `${postgresUrl}${separator}schema=${schema}`,
+    async dispose() {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { ROLES, type Role } from '../../src/domain/auth/capabilities.ts';
+import type { Clock } from '../../src/domain/dates/clock.ts';
+import { UsersService } from '../../src/services/users-service.ts';
+import { openStorage, type Storage } from '../../src/storage/database.ts';
+import { freshDatabase, type DialectName } from './databases.ts';
+
+export type Caller = Role | 'visitor';
+
+export interface TestUser {
+  id: number;
+  login: string;
+  password: string;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface RequestOptions {
+  as?: Caller;
+  /** JSON body (object) or a raw string with its own content type. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  storage: Storage;
+  config: Config;
+  users: Record<Role, TestUser>;
+  /** A second user per role, for "others' records" checks. */
+  others: Record<Role, TestUser>;
+  request<T = any>(method: string, url: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  authHeader(user: TestUser): string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+export const NS = '/calendar/events/v1';
+
+/** A real app on a fresh database of the given dialect, with one signed-in user per role (two, in fact). */
+export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await freshDatabase(dialect);
+  const config = loadConfig({ DATABASE_URL: database.url, CALENDAR_PUBLIC_URL: 'http://calendar.test', LOG_LEVEL: 'silent', ...options.env });
+  const storage = await openStorage(config.databaseUrl);
+  const clock = options.clock;
+  const app = await buildApp({ config, storage, clock, logger: false });
+  const service = new UsersService(storage, clock ?? (() => new Date()));
+  const users = {} as Record<Role, TestUser>;
+  const others = {} as Record<Role, TestUser>;
+  for (const role of ROLES) {
+    for (const [target, login] of [[users, role], [others, `${role}2`]] as const) {
+      const created = await service.create({ login, role });
+      target[role] = { id: created.user.id, login, password: created.password };
+    }
+  }
+  const authHeader = (user: TestUser) => `Basic ${Buffer.from(`${user.login}:${user.password}`).toString('base64')}`;
+  return {
+    app,
+    storage,
+    config,
+    users,
+    others,
+    authHeader,
+    async request(method, url, requestOptions = {}) {
+      const headers: Record<string, string> = { ...requestOptions.headers };
+      const caller = requestOptions.as ?? 'visitor';
+      if (caller !== 'visitor' && headers.authorization === undefined) headers.authorization = authHeader(users[caller]);
+      let payload: string | undefined;
+      if (requestOptions.body !== undefined) {
+        if (typeof requestOptions.body === 'string') payload = requestOptions.body;
+        else {
+          payload = JSON.stringify(requestOptions.body);
+          headers['content-type'] ??= 'application/json';
+        }
+      }
+      const response = await app.inject({ method: method as any, url, headers, payload });
+      let body: unknown = undefined;
+      try {
+        body = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.statusCode, body: body as any, headers: response.headers as Record<string, string | string[] | undefined>, text: response.body };
+    },
+    async close() {
+      await app.close();
+      await storage.close();
+      await database.dispose();
+    },
+  };
+}
