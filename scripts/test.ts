@@ -44,6 +44,7 @@ if (problem === null) {
   delete env.TEST_POSTGRES_ACTIVE_URL;
 }
 
-const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : testFiles('test').sort();
+const args = process.argv.slice(2);
+const files = (args.length > 0 ? args : ['test']).flatMap((path) => (statSync(path).isDirectory() ? testFiles(path).sort() : [path]));
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

@@ -29,7 +29,6 @@ export function escapeSpecialChars(text: string, quotes: boolean): string {
 function startsCharacterReference(text: string, offset: number): boolean {
   CHARACTER_REFERENCE.lastIndex = offset;
   const match = CHARACTER_REFERENCE.exec(text);
-  if (!match) return false;
   // Named references count only when HTML knows the name (`&foo;` is text).
-  return match[0][1] === '#' || decodeHTMLStrict(match[0]) !== match[0];
+  return match !== null && decodeHTMLStrict(match[0]) !== match[0];
 }
