@@ -1,9 +1,12 @@
 import { dayOfWeek, isCalendarDate, normalizeWall, type WallClock } from './wall-clock.ts';
 
-// The subset of PHP strtotime() that 10-events §2.1 promises. The text is read as
-// a sequence of items, each either setting a calendar date, setting the time of
-// day, moving by a relative amount or snapping to a weekday, and then applied to
-// "now" the way timelib does it.
+// The subset of PHP strtotime() that 10-events §2.1 promises (locutus' port
+// misses `today`, `tomorrow 9am`, `4pm`, `+5 days 11am` and reads the process
+// zone). The text is read as a sequence of items, each setting a calendar date,
+// setting the time of day, moving by a relative amount or snapping to a weekday;
+// they are applied to "now" in timelib's order. Relative hours are added to the
+// wall clock, so across a DST change `+1 hour` may differ from PHP 8.1+, which
+// adds elapsed time.
 
 export interface DateText {
   wall: WallClock;
@@ -72,7 +75,8 @@ function claimTime(draft: Draft, time: Time): boolean {
 }
 
 function setOffset(draft: Draft, written: string): boolean {
-  if (written === 'z') {
+  if (draft.offsetMinutes !== undefined) return false;
+  if (written === 'z' || written === 'utc' || written === 'gmt') {
     draft.offsetMinutes = 0;
     return true;
   }
@@ -101,17 +105,19 @@ const ITEMS: Array<[RegExp, Apply]> = [
   // April 12, 2025 / april 12 2025 / april 12
   [new RegExp(`${MONTH}[\\s-]?(\\d{1,2})${ORDINAL}(?:(?:,\\s*|\\s+)(\\d{4}))?${END}`, 'y'),
     (m, d, now) => setDate(d, m[3] === undefined ? now.year : Number(m[3]), MONTHS[m[1]], Number(m[2]))],
-  // 19:30, 19:30:00, 19:30:00.123, each optionally followed by Z or ±HH[:]MM
-  [new RegExp(`(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,]\\d+)?)?(z|[+-]\\d{2}(?::?\\d{2})?)?${END}`, 'y'),
-    (m, d) => claimTime(d, { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) }) &&
-      (m[4] === undefined || setOffset(d, m[4]))],
-  // 4pm, 7:30pm, 11 a.m.
+  // 4pm, 7:30 pm, 11 a.m. (before the 24-hour form, which would take `7:30` of `7:30 pm`)
   [new RegExp(`(\\d{1,2})(?::(\\d{2})(?::(\\d{2}))?)?\\s?([ap])\\.?m\\.?${END}`, 'y'),
     (m, d) => {
       const hour = Number(m[1]);
       if (hour < 1 || hour > 12) return false;
       return claimTime(d, { hour: (hour % 12) + (m[4] === 'p' ? 12 : 0), minute: Number(m[2] ?? 0), second: Number(m[3] ?? 0) });
     }],
+  // 19:30, 19:30:00, 19:30:00.123, each optionally followed by Z or ±HH[:]MM
+  [new RegExp(`(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,]\\d+)?)?(z|[+-]\\d{2}(?::?\\d{2})?)?${END}`, 'y'),
+    (m, d) => claimTime(d, { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) }) &&
+      (m[4] === undefined || setOffset(d, m[4]))],
+  // a zone written apart from the time: `19:30 +02:00`, `08:30:00 GMT`
+  [new RegExp(`(z|utc|gmt|[+-]\\d{2}:\\d{2})${END}`, 'y'), (m, d) => setOffset(d, m[1])],
   // +1 week, -2 hours, 5 days
   [new RegExp(`([+-]?)\\s*(\\d+)\\s*${UNIT}${END}`, 'y'),
     (m, d) => addRelative(d, m[3], (m[1] === '-' ? -1 : 1) * Number(m[2]))],

@@ -18,7 +18,7 @@ export function parseTimeZone(input: string): TimeZoneSpec | null {
     const minutes = m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? Math.round(Number(`0.${m[4]}`) * 60) : 0;
     const total = Number(m[2]) * 60 + minutes;
     if (minutes >= 60 || total > MAX_OFFSET_MINUTES) return null;
-    return { kind: 'offset', name: input, offsetMinutes: m[1] === '-' ? -total : total };
+    return { kind: 'offset', name: input, offsetMinutes: m[1] === '-' && total > 0 ? -total : total };
   }
   return IANAZone.isValidZone(input) ? { kind: 'iana', name: input } : null;
 }
@@ -58,12 +58,8 @@ export function utcToWall(utc: string, zone: string): string {
   return writeWall(wallAt(millis + zoneOf(zone).offset(millis) * MINUTE));
 }
 
-function offsetMinutesAt(zone: string, utcInstant: string): number {
-  return zoneOf(zone).offset(wallMillis(readWall(utcInstant)));
-}
-
 export function offsetString(zone: string, utcInstant: string): string {
-  const offset = offsetMinutesAt(zone, utcInstant);
+  const offset = zoneOf(zone).offset(wallMillis(readWall(utcInstant)));
   const abs = Math.abs(offset);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${offset < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
@@ -71,9 +67,11 @@ export function offsetString(zone: string, utcInstant: string): string {
 
 // ICU has no tz-database abbreviations, only CLDR short names, and each locale
 // knows just the names "commonly used" there (en-US: EST but GMT+1 for Rome;
-// en-GB: CET but GMT-5 for New York). Asking these locales in turn matched the
-// tz database for 780 of 836 zone/season samples; the order settles the few
-// overlaps (en-US before en-CA's Miquelon names, en-GB's BST before en-IE's IST).
+// en-GB: CET but GMT-5 for New York). Taking the first lettered name from these
+// locales matched the tz database for 778 of 836 samples (every zone, January and
+// July 2025). The misses: zones whose letters CLDR lacks (MSK, KST, China's CST,
+// Israel's IST/IDT, PKT) come out numeric, and a few CLDR-only names (GST for
+// Asia/Dubai, tz `+04`) come out lettered. Other locales added no matches.
 const ABBREVIATION_LOCALES = [
   'en-US', 'en-GB', 'en-AU', 'en-IN', 'en-IE', 'en-ZA', 'en-CA', 'en-HK', 'ja-JP', 'en-ID', 'en-GU',
 ];

@@ -55,15 +55,17 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return day <= wallAt(wallMillis({ year, month: month + 1, day: 0, hour: 0, minute: 0, second: 0 })).day;
 }
 
-// The datetime string has a four-digit year; anything outside cannot be stored or emitted.
+// The datetime string has a four-digit year; inputs must land inside it.
 export function fitsDatetimeString(w: WallClock): boolean {
   return w.year >= 0 && w.year <= 9999;
 }
 
+// Years outside 0000–9999 (only reachable by shifting an extreme input into
+// another zone) are written the way PHP's date('Y') writes them, rather than failing.
 export function writeWall(w: WallClock): string {
-  if (!fitsDatetimeString(w)) throw new RangeError(`year ${w.year} does not fit a datetime string`);
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(w.year).padStart(4, '0')}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
+  const year = `${w.year < 0 ? '-' : ''}${String(Math.abs(w.year)).padStart(4, '0')}`;
+  return `${year}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}:${two(w.second)}`;
 }
 
 // 0 = Sunday, as in Date#getUTCDay.
