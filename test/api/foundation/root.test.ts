@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DIALECTS, skipReason } from '../helpers/databases.ts';
-import { NS, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { DIALECTS, skipReason } from '../../helpers/databases.ts';
+import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`namespace root [${dialect}]`, { skip: skipReason(dialect) }, () => {
