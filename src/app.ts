@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './domain/dates/clock.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerSecurity } from './http/plugins/security.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerHealth } from './http/routes/health.ts';
@@ -29,6 +30,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         ? false
         : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
     bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
     rewriteUrl(req) {
       const method = overriddenMethod(req.url ?? '/', req.headers['x-http-method-override']);
@@ -39,15 +42,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
-  registerAuth(app, users, config.basePath);
+  await registerSecurity(app, config);
+  registerAuth(app, users, { basePath: config.basePath, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
   await registerBodyParsers(app, config.bodyLimit);
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    if (request.user) {
-      reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
-    }
-  });
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);

@@ -12,6 +12,17 @@ export interface Config {
   adminPassword: string | null;
   bodyLimit: number;
   logLevel: string;
+  /** Origins allowed by CORS: '*' reflects any origin (the reference's behaviour), [] turns CORS off. */
+  corsOrigins: '*' | string[];
+  /** Requests per minute per client address; 0 = no limit. */
+  rateLimitPerMinute: number;
+  /** Failed authentications allowed per client address and per login in `authFailureWindowSeconds`. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** Longest time a client may take to send a whole request, in milliseconds. */
+  requestTimeoutMs: number;
+  /** Trust X-Forwarded-For for the client address (behind a load balancer). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +68,19 @@ function timeZone(raw: string | undefined): string {
   return zone;
 }
 
+function corsOrigins(raw: string | undefined): '*' | string[] {
+  if (raw === undefined || raw.trim() === '*') return '*';
+  if (raw.trim() === '' || raw.trim() === 'none') return [];
+  return raw.split(',').map((origin) => {
+    const trimmed = origin.trim();
+    try {
+      return new URL(trimmed).origin;
+    } catch {
+      throw new ConfigError(`CALENDAR_CORS_ORIGINS must list origins like https://app.example.org, got "${trimmed}"`);
+    }
+  });
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -69,5 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.CALENDAR_ADMIN_PASSWORD || null,
     bodyLimit: integer(env, 'CALENDAR_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel: env.LOG_LEVEL || 'info',
+    corsOrigins: corsOrigins(env.CALENDAR_CORS_ORIGINS),
+    rateLimitPerMinute: integer(env, 'CALENDAR_RATE_LIMIT', 0, 0, 1_000_000),
+    authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
+    authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
+    requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
+    trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
   };
 }

@@ -16,11 +16,8 @@ async function main(): Promise<void> {
     );
   }
   const app = await buildApp({ config, storage });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  process.stdout.write(`Calendar service listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/calendar/events/v1\n`);
 
+  // Handlers first: a signal that arrives while starting still closes the database cleanly.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -35,6 +32,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  process.stdout.write(`Calendar service listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/calendar/events/v1\n`);
 }
 
 main().catch((error: unknown) => {

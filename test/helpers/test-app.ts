@@ -27,6 +27,7 @@ export interface RequestOptions {
   /** JSON body (object) or a raw string with its own content type. */
   body?: unknown;
   headers?: Record<string, string>;
+  remoteAddress?: string;
 }
 
 export interface TestApp {
@@ -84,7 +85,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
           headers['content-type'] ??= 'application/json';
         }
       }
-      const response = await app.inject({ method: method as any, url, headers, payload });
+      const response = await app.inject({ method: method as any, url, headers, payload, remoteAddress: requestOptions.remoteAddress });
       let body: unknown = undefined;
       try {
         body = response.body === '' ? undefined : JSON.parse(response.body);

@@ -1,37 +1,61 @@
 import type { FastifyInstance } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
+import { FailureThrottle } from './failure-throttle.ts';
 import { languageOfPath } from './request-state.ts';
 
-function parseAuthorization(header: string, users: UsersService): Promise<AuthOutcome> | AuthOutcome {
+interface Credentials {
+  login?: string;
+  attempt: () => Promise<AuthOutcome> | AuthOutcome;
+}
+
+function readAuthorization(header: string, users: UsersService): Credentials {
   const space = header.indexOf(' ');
   const scheme = space > 0 ? header.slice(0, space).toLowerCase() : '';
   const credentials = space > 0 ? header.slice(space + 1).trim() : '';
-  if (scheme === 'bearer' && credentials !== '') return users.authenticateBearer(credentials);
+  if (scheme === 'bearer' && credentials !== '') return { attempt: () => users.authenticateBearer(credentials) };
   if (scheme === 'basic' && credentials !== '') {
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon > 0) {
+      const login = decoded.slice(0, colon);
       // WordPress shows application passwords in groups of four; clients paste them with spaces.
-      return users.authenticateBasic(decoded.slice(0, colon), decoded.slice(colon + 1).replace(/ /g, ''));
+      return { login, attempt: () => users.authenticateBasic(login, decoded.slice(colon + 1).replace(/ /g, '')) };
     }
   }
-  return { error: 'incorrect_password' };
+  return { attempt: () => ({ error: 'incorrect_password' }) };
+}
+
+export interface AuthOptions {
+  basePath: string;
+  failureLimit: number;
+  failureWindowSeconds: number;
 }
 
 /**
  * Credentials are judged before routing (40 §3): a wrong or malformed `Authorization` header is
- * a 401 on every path, never a silent fallback to visitor.
+ * a 401 on every path, never a silent fallback to visitor. Repeated failures from one address
+ * or against one login are answered 429 with Retry-After until the window passes.
  */
-export function registerAuth(app: FastifyInstance, users: UsersService, basePath: string): void {
+export function registerAuth(app: FastifyInstance, users: UsersService, options: AuthOptions): void {
+  const throttle = new FailureThrottle(options.failureLimit, options.failureWindowSeconds * 1000);
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request) => {
-    request.lang = languageOfPath(request.url, basePath);
+    request.lang = languageOfPath(request.url, options.basePath);
     const header = request.headers.authorization;
     if (header === undefined) return;
-    const outcome = await parseAuthorization(header, users);
-    if ('error' in outcome) throw new RestError(401, outcome.error);
+    const credentials = readAuthorization(header, users);
+    const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login}`] : [])];
+    const wait = Math.max(...keys.map((key) => throttle.retryAfter(key)));
+    if (wait > 0) {
+      throw new RestError(429, 'rest_too_many_requests', { vars: { seconds: wait }, headers: { 'Retry-After': String(wait) } });
+    }
+    const outcome = await credentials.attempt();
+    if ('error' in outcome) {
+      for (const key of keys) throttle.recordFailure(key);
+      throw new RestError(401, outcome.error);
+    }
     request.user = outcome.user;
   });
 }

@@ -3,6 +3,9 @@ import type { ParamFailure } from '../../domain/errors.ts';
 
 type Coerced = { ok: true; value: unknown } | { ok: false; failure: ParamFailure };
 
+/** Longest list a parameter may carry unless its spec says otherwise: filters stay cheap to run. */
+export const MAX_LIST_ITEMS = 100;
+
 const INTEGER = /^\s*[+-]?\d+\s*$/;
 const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
@@ -62,8 +65,9 @@ export function coerceArg(name: string, value: unknown, spec: ArgSpec): Coerced 
   if (!result.ok) return result;
   if (spec.type === 'array' || (spec.items && !spec.type)) {
     const list = parseList(result.value);
-    if (spec.maxItems !== undefined && list.length > spec.maxItems) {
-      return { ok: false, failure: { messageKey: 'rest_too_many_items', vars: { param: name, max: spec.maxItems } } };
+    const maxItems = spec.maxItems ?? MAX_LIST_ITEMS;
+    if (list.length > maxItems) {
+      return { ok: false, failure: { messageKey: 'rest_too_many_items', vars: { param: name, max: maxItems } } };
     }
     if (spec.items) {
       const items: unknown[] = [];

@@ -34,5 +34,8 @@ describe('PHP-style query strings and list parameters', () => {
     assert.deepEqual(coerceArg('ids', '4,5', { type: 'array', items: { type: 'integer' }, description: '' }), { ok: true, value: [4, 5] });
     assert.equal(coerceArg('ids', ['4', 'x'], { type: 'array', items: { type: 'integer' }, description: '' }).ok, false);
     assert.equal(coerceArg('ids', '1,2,3', { type: 'array', items: { type: 'integer' }, maxItems: 2, description: '' }).ok, false);
+    const many = Array.from({ length: 101 }, (_, i) => String(i + 1));
+    assert.equal(coerceArg('ids', many, { type: 'array', items: { type: 'integer' }, description: '' }).ok, false);
+    assert.equal(coerceArg('ids', many.slice(0, 100), { type: 'array', items: { type: 'integer' }, description: '' }).ok, true);
   });
 });

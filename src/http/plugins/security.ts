@@ -1,0 +1,56 @@
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { RestError } from '../../domain/errors.ts';
+
+/** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
+function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Robots-Tag', 'noindex');
+    // Pages that need more (the documentation UI) set their own policy.
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+  });
+}
+
+/**
+ * CORS as the reference sends it (30 §4.5), with the list headers exposed so that browsers on
+ * other origins can read the totals. Credentials here are explicit Authorization headers, never
+ * ambient cookies, so reflecting an origin does not let a page act as a visitor's account.
+ */
+async function registerCors(app: FastifyInstance, origins: Config['corsOrigins']): Promise<void> {
+  if (origins !== '*' && origins.length === 0) return;
+  await app.register(cors, {
+    origin: origins === '*' ? true : origins,
+    credentials: true,
+    methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'X-HTTP-Method-Override'],
+    exposedHeaders: ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'Allow', 'Retry-After'],
+    maxAge: 600,
+    // Preflight headers are added, then the route's own OPTIONS answer (its index entry) is sent.
+    preflightContinue: true,
+    strictPreflight: false,
+  });
+}
+
+/** The optional per-client request rate (CALENDAR_RATE_LIMIT requests a minute). */
+async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: perMinute,
+    timeWindow: 60_000,
+    errorResponseBuilder: (_request, context) =>
+      new RestError(429, 'rest_too_many_requests', { vars: { seconds: Math.ceil(context.ttl / 1000) } }),
+  });
+}
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  registerSecurityHeaders(app);
+  await registerCors(app, config.corsOrigins);
+  await registerRateLimit(app, config.rateLimitPerMinute);
+}
