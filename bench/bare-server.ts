@@ -1,0 +1,19 @@
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The yardstick: a bare node:http server answering every request with the very bytes the
+ * service returned for the route under test, with the same content type. Started as its own
+ * process so that it competes for the CPU exactly as the service does.
+ */
+const [file, contentType] = process.argv.slice(2);
+const body = readFileSync(file);
+const server = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+  response.end(body);
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`listening on ${typeof address === 'object' && address ? address.port : 0}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
