@@ -1,0 +1,325 @@
+import type { Expression, ExpressionBuilder, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
+import type { Database, Taxonomy, TermRow } from '../schema.ts';
+import { containsInsensitive, toInt } from '../sql-helpers.ts';
+
+export type Term = Selectable<TermRow>;
+export type CountedTerm = Term & { count: number };
+
+/** The sort keys a term list understands (30 §1.4 `orderby`, already mapped from the request). */
+export type TermSortKey = 'name' | 'slug' | 'description' | 'id' | 'count' | 'parent' | 'include' | 'term_order' | 'none';
+
+export interface TermListFilter {
+  taxonomy: Taxonomy;
+  /** Substring texts matched case-insensitively against the name or the slug (any of them). */
+  search?: readonly string[];
+  include?: readonly number[];
+  exclude?: readonly number[];
+  parent?: number;
+  /** Only the terms of this event. */
+  eventId?: number;
+  slug?: string;
+  /** Hide terms without published events; categories stay when a descendant has some. */
+  hideEmpty: boolean;
+}
+
+export interface TermListOrder {
+  key: TermSortKey;
+  descending: boolean;
+}
+
+export interface NewTerm {
+  taxonomy: Taxonomy;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+}
+
+type TermsScope = ExpressionBuilder<Database, 'terms'>;
+
+const CATEGORY: Taxonomy = 'tribe_events_cat';
+
+/**
+ * An event counts for its terms while published. A scheduled event whose publication instant
+ * has passed is published as well (40 §6.1), whether or not anything has flipped its status yet.
+ */
+function publishedEvent(eb: ExpressionBuilder<Database, 'events'>, nowUtc: string) {
+  return eb.or([eb('events.status', '=', 'publish'), eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)])]);
+}
+
+/** The published events carrying the outer query's term: counted, never cached, so counts cannot drift. */
+function publishedLinks(eb: TermsScope, nowUtc: string) {
+  return eb
+    .selectFrom('event_terms')
+    .innerJoin('events', 'events.id', 'event_terms.event_id')
+    .whereRef('event_terms.term_id', '=', 'terms.id')
+    .where((inner) => publishedEvent(inner, nowUtc));
+}
+
+function publishedCount(eb: TermsScope, nowUtc: string) {
+  return publishedLinks(eb, nowUtc).select((inner) => inner.fn.countAll().as('n'));
+}
+
+function hasPublished(eb: TermsScope, nowUtc: string) {
+  return eb.exists(publishedLinks(eb, nowUtc).select(sql.lit(1).as('one')));
+}
+
+/** Categories and tags (one table, one id sequence). The only place that knows their SQL. */
+export class TermsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(taxonomy: Taxonomy, id: number, nowUtc: string): Promise<CountedTerm | undefined> {
+    const row = await this.withCount(this.db.selectFrom('terms'), nowUtc)
+      .where('terms.taxonomy', '=', taxonomy)
+      .where('terms.id', '=', id)
+      .executeTakeFirst();
+    return row && counted(row);
+  }
+
+  async exists(taxonomy: Taxonomy, id: number): Promise<boolean> {
+    const row = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Terms of one taxonomy named by id, slug or (case-insensitive) name, in one query. */
+  async findByKeys(taxonomy: Taxonomy, keys: { ids: readonly number[]; slugs: readonly string[]; names: readonly string[] }): Promise<Term[]> {
+    if (keys.ids.length + keys.slugs.length + keys.names.length === 0) return [];
+    return this.db
+      .selectFrom('terms')
+      .selectAll()
+      .where('taxonomy', '=', taxonomy)
+      .where((eb) =>
+        eb.or([
+          ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
+          ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
+          ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
+        ]),
+      )
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Terms with this name (case-insensitive) under `parent`, oldest first: the duplicate-name check of 30 §1.6. */
+  findByName(taxonomy: Taxonomy, name: string, parent: number): Promise<Term[]> {
+    return this.db
+      .selectFrom('terms')
+      .selectAll()
+      .where('taxonomy', '=', taxonomy)
+      .where('parent', '=', parent)
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .orderBy('id')
+      .execute();
+  }
+
+  findBySlug(taxonomy: Taxonomy, slug: string): Promise<Term | undefined> {
+    return this.db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /**
+   * Slugs of the taxonomy that could collide with `base` or any suffixed form of it (`base-…`).
+   * LIKE wildcards inside `base` only widen the set; callers compare exactly.
+   */
+  async slugsStartingWith(taxonomy: Taxonomy, base: string, excludeId?: number): Promise<Set<string>> {
+    let query = this.db
+      .selectFrom('terms')
+      .select('slug')
+      .where('taxonomy', '=', taxonomy)
+      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]));
+    if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
+    return new Set((await query.execute()).map((row) => row.slug));
+  }
+
+  /** The given category ids and all their descendants, in one recursive query. */
+  async withDescendants(taxonomy: Taxonomy, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .withRecursive('tree(id)', (db) =>
+        db
+          .selectFrom('terms')
+          .select('terms.id')
+          .where('terms.taxonomy', '=', taxonomy)
+          .where('terms.id', 'in', [...ids])
+          .union((eb) =>
+            eb.selectFrom('terms').innerJoin('tree', 'tree.id', 'terms.parent').select('terms.id').where('terms.taxonomy', '=', taxonomy),
+          ),
+      )
+      .selectFrom('tree')
+      .select('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * The slugs of every ancestor of the given terms, root first (for the archive `url` of a
+   * category), in one recursive query however many terms are asked.
+   */
+  async ancestorSlugs(terms: ReadonlyArray<Pick<Term, 'id' | 'parent'>>): Promise<Map<number, string[]>> {
+    const parents = [...new Set(terms.map((term) => term.parent).filter((parent) => parent !== 0))];
+    const result = new Map<number, string[]>(terms.map((term) => [term.id, []]));
+    if (parents.length === 0) return result;
+    const rows = await this.db
+      .withRecursive('up(id)', (db) =>
+        db
+          .selectFrom('terms')
+          .select('terms.id')
+          .where('terms.id', 'in', parents)
+          .union((eb) => eb.selectFrom('terms').innerJoin('up', 'up.id', 'terms.id').select('terms.parent as id').where('terms.parent', '!=', 0)),
+      )
+      .selectFrom('terms')
+      .select(['terms.id', 'terms.parent', 'terms.slug'])
+      .where('terms.id', 'in', (eb) => eb.selectFrom('up').select('up.id'))
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const term of terms) {
+      const chain: string[] = [];
+      const seen = new Set<number>([term.id]);
+      for (let node = byId.get(term.parent); node && !seen.has(node.id); node = byId.get(node.parent)) {
+        seen.add(node.id);
+        chain.unshift(node.slug);
+      }
+      result.set(term.id, chain);
+    }
+    return result;
+  }
+
+  async count(filter: TermListFilter, nowUtc: string): Promise<number> {
+    const row = await this.filtered(this.db.selectFrom('terms'), filter, nowUtc)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return toInt(row.n);
+  }
+
+  /** One page of a term list, each term with its published-event count. */
+  async list(filter: TermListFilter, order: TermListOrder, page: { limit: number; offset: number }, nowUtc: string): Promise<CountedTerm[]> {
+    let query = this.withCount(this.filtered(this.db.selectFrom('terms'), filter, nowUtc), nowUtc);
+    const direction = order.descending ? 'desc' : 'asc';
+    const key = this.sortExpression(order.key, filter, nowUtc);
+    if (order.key === 'none') {
+      query = query.orderBy('terms.id', 'asc');
+    } else {
+      if (key) query = query.orderBy(key, direction);
+      // Equal keys keep a stable, reversible order (30 §4.10: the reference's tie order is unverified).
+      query = query.orderBy('terms.id', direction);
+    }
+    const rows = await query.limit(page.limit).offset(page.offset).execute();
+    return rows.map(counted);
+  }
+
+  /** The (event, term) links of many events. */
+  linksOfEvents(eventIds: readonly number[]): Promise<Array<{ event_id: number; term_id: number }>> {
+    if (eventIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('event_terms').select(['event_id', 'term_id']).where('event_id', 'in', [...new Set(eventIds)]).execute();
+  }
+
+  /** The terms of many events (any taxonomy) with their counts, in one query. */
+  async termsOfEvents(eventIds: readonly number[], nowUtc: string): Promise<CountedTerm[]> {
+    if (eventIds.length === 0) return [];
+    const rows = await this.withCount(this.db.selectFrom('terms'), nowUtc)
+      .where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('event_terms.term_id').where('event_terms.event_id', 'in', [...new Set(eventIds)]))
+      .execute();
+    return rows.map(counted);
+  }
+
+  /** The new term's id, or undefined when another writer took the slug first (the caller picks another). */
+  async insert(term: NewTerm): Promise<number | undefined> {
+    const row = await this.db
+      .insertInto('terms')
+      .values(term)
+      .onConflict((conflict) => conflict.columns(['taxonomy', 'slug']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async update(id: number, changes: Partial<Omit<NewTerm, 'taxonomy'>>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.db.updateTable('terms').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Deletes a term for good: its children move up to its parent and events lose it. Returns
+   * false when the term was already gone.
+   */
+  async delete(term: Term): Promise<boolean> {
+    await this.db.updateTable('terms').set({ parent: term.parent }).where('taxonomy', '=', term.taxonomy).where('parent', '=', term.id).execute();
+    await this.db.deleteFrom('event_terms').where('term_id', '=', term.id).execute();
+    const result = await this.db.deleteFrom('terms').where('id', '=', term.id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  private withCount<O>(query: SelectQueryBuilder<Database, 'terms', O>, nowUtc: string) {
+    return query.selectAll('terms').select((eb) => publishedCount(eb, nowUtc).as('count'));
+  }
+
+  private filtered<O>(query: SelectQueryBuilder<Database, 'terms', O>, filter: TermListFilter, nowUtc: string): SelectQueryBuilder<Database, 'terms', O> {
+    let q = query.where('terms.taxonomy', '=', filter.taxonomy);
+    const { search, include, exclude, parent, eventId, slug } = filter;
+    if (search && search.length > 0) {
+      q = q.where((eb) => eb.or(search.flatMap((text) => [containsInsensitive(eb.ref('terms.name'), text), containsInsensitive(eb.ref('terms.slug'), text)])));
+    }
+    if (include) q = q.where('terms.id', 'in', include.length ? [...include] : [0]);
+    else if (exclude && exclude.length > 0) q = q.where('terms.id', 'not in', [...exclude]);
+    if (parent !== undefined) q = q.where('terms.parent', '=', parent);
+    if (slug !== undefined) q = q.where('terms.slug', '=', slug);
+    if (eventId !== undefined) {
+      q = q.where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('event_terms.term_id').where('event_terms.event_id', '=', eventId));
+    } else if (filter.hideEmpty) {
+      q = filter.taxonomy === CATEGORY ? this.whereCategoryShown(q, nowUtc) : q.where((eb) => hasPublished(eb, nowUtc));
+    }
+    return q;
+  }
+
+  /**
+   * An empty category still shows when a descendant has published events (30 §1.4): the shown
+   * set is every non-empty category plus all its ancestors, built by one recursive subquery.
+   */
+  private whereCategoryShown<O>(query: SelectQueryBuilder<Database, 'terms', O>, nowUtc: string): SelectQueryBuilder<Database, 'terms', O> {
+    return query.where('terms.id', 'in', () =>
+      this.db
+        .withRecursive('shown(id)', (db) =>
+          db
+            .selectFrom('terms')
+            .select('terms.id')
+            .where('terms.taxonomy', '=', CATEGORY)
+            .where((eb) => hasPublished(eb, nowUtc))
+            .union((eb) => eb.selectFrom('terms').innerJoin('shown', 'shown.id', 'terms.id').select('terms.parent as id').where('terms.parent', '!=', 0)),
+        )
+        .selectFrom('shown')
+        .select('shown.id'),
+    );
+  }
+
+  private sortExpression(key: TermSortKey, filter: TermListFilter, nowUtc: string): ((eb: TermsScope) => Expression<unknown>) | undefined {
+    switch (key) {
+      case 'name':
+      case 'slug':
+      case 'description':
+        // Case-insensitive, as the reference's database collation compares (30 §1.4).
+        return (eb) => eb.fn('lower', [`terms.${key}`]);
+      case 'count':
+        return (eb) => publishedCount(eb, nowUtc);
+      case 'parent':
+        return (eb) => eb.ref('terms.parent');
+      case 'include': {
+        const ids = filter.include ?? [];
+        if (ids.length === 0) return undefined;
+        // Literal integers (validated ids and positions), so PostgreSQL types the CASE as integer.
+        return () => sql`case ${sql.ref('terms.id')} ${sql.join(ids.map((id, position) => sql`when ${sql.lit(id)} then ${sql.lit(position)}`), sql` `)} else ${sql.lit(ids.length)} end`;
+      }
+      case 'term_order': {
+        const eventId = filter.eventId;
+        if (eventId === undefined) return undefined;
+        return (eb) =>
+          eb.selectFrom('event_terms').select('event_terms.position').where('event_terms.event_id', '=', eventId).whereRef('event_terms.term_id', '=', 'terms.id');
+      }
+      case 'id':
+      case 'none':
+        return undefined;
+    }
+  }
+}
+
+function counted<T extends Term & { count: unknown }>(row: T): T & { count: number } {
+  return { ...row, count: toInt(row.count) };
+}
