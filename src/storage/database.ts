@@ -81,7 +81,7 @@ export async function openStorage(url: string): Promise<Storage> {
   const parsed = parseDatabaseUrl(url);
   const db = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema);
   try {
-    await migrate(db, parsed.dialect);
+    await migrate(db, parsed.dialect, parsed.schema);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -101,8 +101,10 @@ export async function openStorage(url: string): Promise<Storage> {
   };
 }
 
-async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+async function migrate(db: Kysely<Database>, dialect: Dialect, schema: string | undefined): Promise<void> {
+  // Without a schema name the migrator takes a migration table found in any schema for its own,
+  // so databases in sibling schemas (parallel test files) would skip creating theirs.
+  const migrator = new Migrator({ db, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -39,6 +39,8 @@ export interface TestApp {
   others: Record<Role, TestUser>;
   request<T = any>(method: string, url: string, options?: RequestOptions): Promise<TestResponse<T>>;
   authHeader(user: TestUser): string;
+  /** Statements the app has run against the database so far (to show that lists load in batches). */
+  queryCount(): number;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,18 @@ export const NS = '/calendar/events/v1';
 export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, CALENDAR_PUBLIC_URL: 'http://calendar.test', LOG_LEVEL: 'silent', ...options.env });
-  const storage = await openStorage(config.databaseUrl);
+  const opened = await openStorage(config.databaseUrl);
+  let queries = 0;
+  const storage: Storage = {
+    ...opened,
+    db: opened.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        queries++;
+        return args.result;
+      },
+    }),
+  };
   const clock = options.clock;
   const app = await buildApp({ config, storage, clock, logger: false });
   const service = new UsersService(storage, clock ?? (() => new Date()));
@@ -73,6 +86,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     users,
     others,
     authHeader,
+    queryCount: () => queries,
     async request(method, url, requestOptions = {}) {
       const headers: Record<string, string> = { ...requestOptions.headers };
       const caller = requestOptions.as ?? 'visitor';

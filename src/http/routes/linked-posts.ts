@@ -1,10 +1,307 @@
-import type { RouteDef } from '../rest/endpoint.ts';
+import type { Kysely } from 'kysely';
+import { can } from '../../domain/auth/capabilities.ts';
+import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
+import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
+import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
+import { isUnlocked } from '../../domain/posts/password.ts';
+import { defaultListStatuses, parseStatusFilter } from '../../domain/status.ts';
+import { venueSearchPieces } from '../../domain/text/search.ts';
+import { normalizeSlugLookup } from '../../domain/text/slug.ts';
+import { isTruthy } from '../../domain/text/truthy.ts';
+import {
+  createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf, imagesOf,
+  linkedFieldRules, listLinkedPosts, readLinkedPostInput, trashLinkedPost, updateLinkedPost, type WriteEnv,
+} from '../../services/linked-posts-service.ts';
+import type { LinkedListFilter, LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
+import type { Database, MediaRow } from '../../storage/schema.ts';
+import type { ArgSpecs } from '../rest/arg-spec.ts';
+import type { RestContext } from '../rest/context.ts';
+import type { Endpoint, RouteDef } from '../rest/endpoint.ts';
+import type { Params } from '../rest/validate-args.ts';
+import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
+import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
+import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
 
-export function venueRoutes(_deps: AppDeps): RouteDef[] {
-  return [];
+type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
+
+/** The site page size and the largest page a list serves (20 §5.1). */
+const DEFAULT_PER_PAGE = 10;
+const MAX_PER_PAGE = 50;
+
+export function venueRoutes(deps: AppDeps): RouteDef[] {
+  return linkedPostRoutes(deps, VENUE, serializeVenue);
 }
 
-export function organizerRoutes(_deps: AppDeps): RouteDef[] {
-  return [];
+export function organizerRoutes(deps: AppDeps): RouteDef[] {
+  return linkedPostRoutes(deps, ORGANIZER, serializeOrganizer);
+}
+
+/** How a single-record route finds its record: by id or by slug (20 §1, §4.2). */
+interface Locator {
+  args: ArgSpecs;
+  find(db: Kysely<Database>, params: Readonly<Record<string, unknown>>, now: Date): Promise<LinkedRecord | undefined>;
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) || (typeof value === 'string' && /^\d+$/.test(value) && Number(value) >= 1);
+}
+
+/** A query value as the links write it back. */
+function linkValue(value: unknown): string {
+  if (Array.isArray(value)) return value.map((item) => String(item).trim()).join(',');
+  if (typeof value === 'string') return value.split(',').map((item) => item.trim()).join(',');
+  return String(value);
+}
+
+function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serializer): RouteDef[] {
+  const db = deps.storage.db;
+  const writeEnv = (ctx: RestContext): WriteEnv => ({ principal: ctx.user!, now: ctx.now, siteZone: deps.config.timezone });
+  const errorCode = (suffix: string) => `${type.kind}-${suffix}`;
+
+  /** Unlocked by the exact password or by context=edit from a caller who may edit it (40 §8). */
+  const unlocked = (record: LinkedRecord, ctx: RestContext, raw: Readonly<Record<string, unknown>>): boolean =>
+    isUnlocked({ ...ownership(record), password: record.password }, ctx.user, { password: raw.password, contextEdit: raw.context === 'edit' });
+
+  async function render(executor: Kysely<Database>, record: LinkedRecord, ctx: RestContext, options: LinkedSerializeOptions): Promise<Record<string, unknown>> {
+    const images = await imagesOf(executor, [record]);
+    return serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, options);
+  }
+
+  const fieldArgs = (isCreate: boolean): ArgSpecs => {
+    const args: ArgSpecs = {};
+    for (const [name, rule] of Object.entries(linkedFieldRules(type))) {
+      args[name] = {
+        type: rule.docType,
+        description: rule.description,
+        required: isCreate && name === type.nameKey,
+        // The handlers read the validated raw values (null clears some fields), so no coercion.
+        sanitize: (value) => value,
+        validate: (value, ctx) => rule.check(value, db, ctx.user, ctx.now),
+        ...(rule.extension ? { extension: true } : {}),
+      };
+    }
+    return args;
+  };
+
+  const readArgs: ArgSpecs = {
+    password: { type: 'string', description: `Unlocks a ${type.kind} protected with this password.`, extension: true },
+    context: {
+      type: 'string',
+      description: `Scope of the request; with "edit", callers who may edit a password-protected ${type.kind} see it whole.`,
+      extension: true,
+    },
+  };
+
+  const byId: Locator = {
+    args: {
+      id: {
+        type: 'integer',
+        description: `Unique identifier for the ${type.kind}.`,
+        required: true,
+        in: 'path',
+        validate: async (value, ctx) => {
+          const id = idOf(value);
+          return id !== undefined && (await findLinkedPostById(db, type, id, ctx.now)) !== undefined;
+        },
+      },
+    },
+    find: (executor, raw, now) => findLinkedPostById(executor, type, idOf(raw.id)!, now),
+  };
+
+  const bySlug: Locator = {
+    args: {
+      slug: {
+        type: 'string',
+        description: `The ${type.kind} slug.`,
+        required: true,
+        in: 'path',
+        validate: async (value, ctx) => typeof value === 'string' && (await findLinkedPostBySlug(db, type, normalizeSlugLookup(value), ctx.now)) !== undefined,
+      },
+    },
+    find: (executor, raw, now) => findLinkedPostBySlug(executor, type, normalizeSlugLookup(String(raw.slug)), now),
+  };
+
+  /** The record of a validated single-record request; gone meanwhile = unknown. */
+  async function locate(executor: Kysely<Database>, locator: Locator, params: Params, now: Date): Promise<LinkedRecord> {
+    const record = await locator.find(executor, params.raw, now);
+    if (!record) throw invalidParam(Object.keys(locator.args)[0]);
+    return record;
+  }
+
+  const list: Endpoint = {
+    methods: ['GET'],
+    summary: `The ${type.collection}, newest first, one page at a time.`,
+    args: {
+      page: { type: 'integer', default: 1, minimum: 1, description: 'The archive page to return.', validate: isPositiveInteger },
+      per_page: {
+        type: 'integer',
+        default: DEFAULT_PER_PAGE,
+        minimum: 1,
+        description: `The number of ${type.collection} to return on each page (at most ${MAX_PER_PAGE}).`,
+        validate: isPositiveInteger,
+      },
+      search: {
+        type: 'string',
+        description: `Only the ${type.collection} with every word of this text in one of their fields.`,
+        validate: (value) => typeof value === 'string' && value !== '',
+      },
+      event: {
+        type: 'integer',
+        description: `Only the ${type.collection} linked to this event.`,
+        validate: async (value, ctx) => {
+          const id = idOf(value);
+          return id !== undefined && eventExists(db, id, ctx.now);
+        },
+      },
+      has_events: {
+        description: `With a true value, only the ${type.collection} linked to published, scheduled or private events; otherwise only those linked to none.`,
+      },
+      only_with_upcoming: { default: false, description: `With a true value, only the ${type.collection} linked to events that have not started yet.` },
+      status: {
+        description: `The statuses of the ${type.collection} to return; only "publish" unless the caller may edit them ("any": every status but trash).`,
+        validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
+      },
+      ...readArgs,
+    },
+    handler: async (ctx, params) => {
+      const page = params.get<number>('page');
+      const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
+      const statusGiven = params.has('status') && linkValue(params.get('status')) !== '';
+      const filter: LinkedListFilter = {
+        statuses: params.has('status') ? parseStatusFilter(params.get('status'), ctx.user)! : defaultListStatuses(ctx.user),
+      };
+      if (params.has('search')) filter.searchPieces = venueSearchPieces(params.get<string>('search'));
+      if (params.has('event')) filter.eventId = params.get<number>('event');
+      if (params.has('has_events')) filter.hasEvents = isTruthy(params.get('has_events'));
+      if (isTruthy(params.get('only_with_upcoming'))) filter.onlyWithUpcoming = true;
+
+      const { records, total, images } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
+      if (page > 1 && records.length === 0) throw new RestError(404, errorCode('archive-page-not-found'));
+      const items = records.map((record) =>
+        serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, {
+          jsonLd: false,
+          locked: !unlocked(record, ctx, params.raw),
+        }),
+      );
+
+      // The reference drops `search` and `only_with_upcoming` from its links; they are kept here (20 §5.3).
+      const query: Array<[string, string | number | undefined]> = [
+        ['per_page', perPage],
+        ['search', params.has('search') ? params.get<string>('search') : undefined],
+        ['event', params.has('event') ? params.get<number>('event') : undefined],
+        ['has_events', params.has('has_events') ? linkValue(params.get('has_events')) : undefined],
+        ['only_with_upcoming', params.has('only_with_upcoming') ? linkValue(params.get('only_with_upcoming')) : undefined],
+        ['status', statusGiven ? linkValue(params.get('status')) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'],
+      ];
+      const link = (targetPage: number | undefined) =>
+        ctx.urls.nsUrl(`/${type.collection}/`, targetPage === undefined ? query : [...query, ['page', targetPage]]);
+      const totalPages = Math.ceil(total / perPage);
+      const body: Record<string, unknown> = {
+        [type.collection]: items,
+        rest_url: ctx.urls.nsUrl(`/${type.collection}/`, [['page', page], ...query]),
+      };
+      if (page * perPage < total) body.next_rest_url = link(page + 1);
+      if (page > 1) body.previous_rest_url = link(page - 1 > 1 ? page - 1 : undefined);
+      body.total = total;
+      body.total_pages = totalPages;
+      return {
+        body,
+        headers: {
+          'X-TEC-Total': String(total),
+          'X-TEC-TotalPages': String(totalPages),
+          'Access-Control-Expose-Headers': 'X-TEC-Total, X-TEC-TotalPages',
+        },
+      };
+    },
+  };
+
+  const create: Endpoint = {
+    methods: ['POST'],
+    summary: `Creates a ${type.kind}, or returns its existing duplicate.`,
+    args: fieldArgs(true),
+    permission: (ctx) => can(ctx.user, 'edit_posts'),
+    handler: async (ctx, params) => {
+      const env = writeEnv(ctx);
+      const record = await writeOrFail('create', () =>
+        db.transaction().execute((trx) => createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env)),
+      );
+      // Create, update and delete responses are never unlocked by a password (20 §7).
+      return { status: 201, body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+    },
+  };
+
+  /** Storage failures of a write get the reference's code (20 §9); refusals pass through. */
+  async function writeOrFail<T>(operation: 'create' | 'update' | 'delete', write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof RestError) throw error;
+      throw new RestError(operation === 'delete' ? 500 : 400, `could-not-${operation}-${type.kind}`);
+    }
+  }
+
+  const singleEndpoints = (locator: Locator): Endpoint[] => [
+    {
+      methods: ['GET'],
+      summary: `Returns one ${type.kind}.`,
+      args: { ...locator.args, ...readArgs },
+      handler: async (ctx, params) => {
+        const record = await locate(db, locator, params, ctx.now);
+        if (!canReadRecord(ctx.user, ownership(record))) throw new RestError(403, errorCode('not-accessible'));
+        return { body: await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) }) };
+      },
+    },
+    {
+      methods: ['POST', 'PUT', 'PATCH'],
+      summary: `Updates the fields sent of one ${type.kind}.`,
+      args: { ...locator.args, ...fieldArgs(false) },
+      permission: async (ctx, params) => canEditRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
+      handler: async (ctx, params) => {
+        const env = writeEnv(ctx);
+        const record = await writeOrFail('update', () =>
+          db.transaction().execute(async (trx) => {
+            const current = await locate(trx, locator, params, ctx.now);
+            if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
+            return updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+          }),
+        );
+        return { body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+      },
+    },
+    {
+      methods: ['DELETE'],
+      summary: `Moves one ${type.kind} to the trash, or deletes it for good with force=true.`,
+      args: {
+        ...locator.args,
+        force: { type: 'boolean', default: false, description: 'Whether to delete permanently instead of moving to the trash.', extension: true },
+        ...readArgs,
+      },
+      permission: async (ctx, params) => canDeleteRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
+      handler: async (ctx, params) => {
+        const result = await writeOrFail('delete', () =>
+          db.transaction().execute(async (trx) => {
+            const current = await locate(trx, locator, params, ctx.now);
+            if (!canDeleteRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
+            // The password of a delete unlocks its response (00-conventions: "on reads and deletes").
+            const options = { jsonLd: false, locked: !unlocked(current, ctx, params.raw) };
+            if (params.get<boolean>('force')) {
+              const previous = await render(trx, current, ctx, options);
+              await deleteLinkedPost(trx, type, current, ctx.now);
+              return { deleted: true, previous };
+            }
+            if (current.status === 'trash') throw new RestError(410, errorCode('is-in-trash'));
+            return render(trx, await trashLinkedPost(trx, type, current, writeEnv(ctx)), ctx, options);
+          }),
+        );
+        return { body: result };
+      },
+    },
+  ];
+
+  return [
+    { pattern: `/${type.collection}`, endpoints: [list, create] },
+    { pattern: `/${type.collection}/(?P<id>\\d+)`, endpoints: singleEndpoints(byId) },
+    { pattern: `/${type.collection}/by-slug/(?P<slug>[^/]+)`, endpoints: singleEndpoints(bySlug) },
+  ];
 }

@@ -1,0 +1,586 @@
+import type { Kysely } from 'kysely';
+import { can, type Principal } from '../domain/auth/capabilities.ts';
+import { canEditRecord, canReadRecord } from '../domain/auth/record-permissions.ts';
+import { parseInstant } from '../domain/dates/date-input.ts';
+import { formatWall } from '../domain/dates/datetime-format.ts';
+import { utcToWall } from '../domain/dates/time-zone.ts';
+import { RestError, invalidParam } from '../domain/errors.ts';
+import {
+  ORGANIZER, VENUE, isWebsiteInput, ownership,
+  type LinkedFlag, type LinkedPostType, type LinkedTextField,
+} from '../domain/linked-posts/linked-post-type.ts';
+import { resolvePublication } from '../domain/posts/publication.ts';
+import { restoredSlug, trashed } from '../domain/posts/trash.ts';
+import { isStatus, scaleRequestedStatus, type Status } from '../domain/status.ts';
+import { filterRichHtml, stripAllTags } from '../domain/text/html-filter.ts';
+import { slugify } from '../domain/text/slug.ts';
+import { deriveStateProvince } from '../domain/text/stateprovince.ts';
+import { isTruthy } from '../domain/text/truthy.ts';
+import type { User } from '../domain/users/user.ts';
+import { serializeOrganizer } from '../http/serializers/organizer-serializer.ts';
+import { serializeVenue } from '../http/serializers/venue-serializer.ts';
+import type { RestContext } from '../http/rest/context.ts';
+import { LinkedPostsRepository, type LinkedListFilter, type LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
+import { MediaRepository } from '../storage/repositories/media-repository.ts';
+import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
+import { findFreeSlug } from '../storage/repositories/slugs.ts';
+import { UsersRepository } from '../storage/repositories/users-repository.ts';
+import type { Database, MediaRow } from '../storage/schema.ts';
+
+/** WordPress's post_name column length. */
+const SLUG_MAX_LENGTH = 200;
+
+/** What a write needs to know besides its input. */
+export interface WriteEnv {
+  principal: User;
+  /** The request's instant. */
+  now: Date;
+  /** The site time zone S. */
+  siteZone: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field rules (20 §6.1), shared by the HTTP arguments and venues/organizers given inline in events.
+
+type FieldCheck = (value: unknown, db: Kysely<Database>, principal: Principal | null, now: Date) => boolean | Promise<boolean>;
+
+export interface LinkedFieldRule {
+  /** The type the reference declares, for the documentation. */
+  docType: 'string' | 'integer';
+  description: string;
+  check: FieldCheck;
+  extension?: boolean;
+}
+
+const DIGITS = /^\s*\d+\s*$/;
+
+/** A positive integer id as a JSON number or a digit string, else undefined. */
+export function idOf(value: unknown): number | undefined {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && DIGITS.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+const isString = (value: unknown): boolean => typeof value === 'string';
+
+function isDateInput(value: unknown, _db: Kysely<Database>, _principal: Principal | null, now: Date): boolean {
+  return typeof value === 'string' && parseInstant(value, 'UTC', now) !== null;
+}
+
+async function isAuthor(value: unknown, db: Kysely<Database>): Promise<boolean> {
+  const id = idOf(value);
+  return id !== undefined && (await new UsersRepository(db).findById(id)) !== undefined;
+}
+
+/** Empty; an existing image id; or an http(s) URL from a caller who may upload (40 §9). */
+async function isImageInput(value: unknown, db: Kysely<Database>, principal: Principal | null): Promise<boolean> {
+  if (value === '') return true;
+  const id = idOf(value);
+  if (id !== undefined) return new MediaRepository(db).exists(id);
+  return typeof value === 'string' && isHttpUrl(value) && can(principal, 'upload_files');
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const TEXT_DESCRIPTIONS: Record<LinkedTextField, string> = {
+  address: 'Street address.',
+  city: 'City.',
+  country: 'Country, as free text.',
+  province: 'Province.',
+  state: 'State.',
+  zip: 'Postal code.',
+  phone: 'Phone number.',
+  website: 'Website address: an absolute URL.',
+  stateprovince: 'State or province; derived from state, province and country when not given.',
+  email: 'E-mail address.',
+};
+
+const FLAG_DESCRIPTIONS: Record<LinkedFlag, string> = {
+  show_map: 'Whether a map is shown (default true).',
+  show_map_link: 'Whether a link to a map is shown (default true).',
+};
+
+/** Every writable field of a type, in the reference's declaration order (name first). */
+export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFieldRule> {
+  const rules: Record<string, LinkedFieldRule> = {
+    [type.nameKey]: {
+      docType: 'string',
+      description: `The ${type.kind} name.`,
+      check: (value) => typeof value === 'string' && value.trim() !== '',
+    },
+    author: { docType: 'integer', description: `The ID of the ${type.kind} author; defaults to the caller.`, check: isAuthor },
+    date: { docType: 'string', description: 'The publication date, in the site time zone.', check: isDateInput },
+    date_utc: { docType: 'string', description: 'The publication date in UTC.', check: isDateInput },
+    description: { docType: 'string', description: `The ${type.kind} description (HTML).`, check: isString },
+    status: { docType: 'string', description: `The ${type.kind} status: publish, future, draft, pending, private or trash.`, check: isStatus },
+  };
+  for (const flag of type.flags) {
+    rules[flag] = {
+      docType: 'string',
+      description: FLAG_DESCRIPTIONS[flag],
+      check: (value) => typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number',
+    };
+  }
+  for (const field of type.textFields) {
+    rules[field] = { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: field === 'website' ? isWebsiteInput : isString };
+  }
+  rules.image = {
+    docType: 'string',
+    description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
+    check: isImageInput,
+  };
+  rules.password = {
+    docType: 'string',
+    description: `Protects the ${type.kind} with this password; empty removes it.`,
+    check: isString,
+    extension: true,
+  };
+  return rules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+/** The fields one request sends, sanitised for storage. Absent = not sent. */
+export interface LinkedPostInput {
+  name?: string;
+  /** '' clears. */
+  description?: string;
+  author?: number;
+  /** Publication date as a site-zone wall clock / as UTC. */
+  dateLocal?: string;
+  dateUtc?: string;
+  status?: Status;
+  text: Partial<Record<LinkedTextField, string>>;
+  flags: Partial<Record<LinkedFlag, boolean>>;
+  /** Raw image value; '' or null removes the image. */
+  image?: unknown;
+  /** '' removes the password. */
+  password?: string;
+}
+
+/** Names and descriptions keep their HTML only for callers with unfiltered_html (40 §9). */
+function richText(value: string, principal: Principal): string {
+  return can(principal, 'unfiltered_html') ? value : filterRichHtml(value);
+}
+
+/**
+ * Reads the validated fields of a request body (or of an inline object). `null` is "not sent",
+ * except for the fields where it clears the value (00-conventions: description, text fields,
+ * image).
+ */
+export function readLinkedPostInput(type: LinkedPostType, source: Readonly<Record<string, unknown>>, env: WriteEnv): LinkedPostInput {
+  const input: LinkedPostInput = { text: {}, flags: {} };
+  const value = (key: string): unknown => source[key];
+  const name = value(type.nameKey);
+  if (typeof name === 'string') input.name = richText(name, env.principal).trim();
+  const description = value('description');
+  if (typeof description === 'string') input.description = richText(description, env.principal);
+  else if (description === null) input.description = '';
+  const author = idOf(value('author'));
+  if (author !== undefined) input.author = author;
+  const date = value('date');
+  if (typeof date === 'string') {
+    const utc = parseInstant(date, env.siteZone, env.now);
+    if (utc !== null) input.dateLocal = utcToWall(utc, env.siteZone);
+  }
+  const dateUtc = value('date_utc');
+  if (typeof dateUtc === 'string') input.dateUtc = parseInstant(dateUtc, 'UTC', env.now) ?? undefined;
+  const status = value('status');
+  if (isStatus(status)) input.status = status;
+  for (const field of type.textFields) {
+    const text = value(field);
+    if (typeof text === 'string') input.text[field] = stripAllTags(text);
+    else if (text === null) input.text[field] = '';
+  }
+  for (const flag of type.flags) {
+    const flagValue = value(flag);
+    if (flagValue !== undefined && flagValue !== null) input.flags[flag] = isTruthy(flagValue);
+  }
+  if (value('image') !== undefined) input.image = value('image');
+  const password = value('password');
+  if (typeof password === 'string') input.password = password;
+  return input;
+}
+
+function hasFields(input: LinkedPostInput): boolean {
+  const { text, flags, ...rest } = input;
+  return Object.keys(text).length > 0 || Object.keys(flags).length > 0 || Object.values(rest).some((value) => value !== undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+function utcNow(env: WriteEnv): string {
+  return formatWall(env.now);
+}
+
+function repository(db: Kysely<Database>, type: LinkedPostType, now: Date): LinkedPostsRepository {
+  return new LinkedPostsRepository(db, type, formatWall(now));
+}
+
+async function resolveImage(db: Kysely<Database>, value: unknown, env: WriteEnv): Promise<number | null> {
+  if (value === null || value === '') return null;
+  const id = idOf(value);
+  if (id !== undefined) return id;
+  return new MediaRepository(db).registerUrl(String(value).trim(), utcNow(env));
+}
+
+function floats(status: Status): boolean {
+  return status === 'draft' || status === 'pending';
+}
+
+/**
+ * The duplicate of a create among the records the caller may read (20 §6.5): same name and, when
+ * a description is sent, same description; the oldest wins.
+ */
+async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput, principal: User): Promise<LinkedRecord | undefined> {
+  const description = input.description === '' ? undefined : input.description;
+  const candidates = await repo.findDuplicateCandidates(input.name ?? '', description);
+  return candidates.find((candidate) => canReadRecord(principal, ownership(candidate)));
+}
+
+/**
+ * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
+ * applied to it only when the caller may edit it.
+ */
+export async function createLinkedPost(
+  db: Kysely<Database>,
+  type: LinkedPostType,
+  input: LinkedPostInput,
+  env: WriteEnv,
+): Promise<LinkedRecord> {
+  const repo = repository(db, type, env.now);
+  const match = await findDuplicate(repo, input, env.principal);
+  if (match) {
+    // Name and description are what matched; rewriting their letter case is no update anyone asked for.
+    const { name: _name, description: _description, ...rest } = input;
+    if (!hasFields(rest) || !canEditRecord(env.principal, ownership(match))) return match;
+    return updateLinkedPost(db, type, match, rest, env);
+  }
+
+  const requested = scaleRequestedStatus(input.status, env.principal, true)!;
+  const publication = resolvePublication({
+    status: requested === 'trash' ? 'draft' : requested,
+    dateLocal: input.dateLocal,
+    dateUtc: input.dateUtc,
+    siteZone: env.siteZone,
+    now: env.now,
+  });
+  const id = await new ObjectsRepository(db).allocate(type.kind);
+  const base = slugify(input.name ?? '', SLUG_MAX_LENGTH) || String(id);
+  const nowUtc = utcNow(env);
+  const record: LinkedRecord = {
+    id,
+    author: input.author ?? env.principal.id,
+    status: publication.status,
+    pre_trash_status: null,
+    slug: base,
+    pre_trash_slug: null,
+    password: input.password ?? '',
+    name: input.name ?? '',
+    description: input.description ?? '',
+    excerpt: '',
+    date_local: publication.date_local,
+    date_utc: publication.date_utc,
+    modified_local: utcToWall(nowUtc, env.siteZone),
+    modified_utc: nowUtc,
+    image_id: input.image === undefined ? null : await resolveImage(db, input.image, env),
+  };
+  for (const field of type.textFields) record[field] = input.text[field] ?? '';
+  if (type.textFields.includes('stateprovince')) record.stateprovince = deriveStateProvince(input.text);
+  for (const flag of type.flags) record[flag] = input.flags[flag] === false ? 0 : 1;
+  if (requested === 'trash') Object.assign(record, trashed({ status: publication.status, slug: base }));
+  else if (!floats(publication.status)) record.slug = await findFreeSlug(db, type.collection, base, id, SLUG_MAX_LENGTH);
+  await repo.insert(record);
+  return (await repo.findById(id))!;
+}
+
+/** The region fields whose presence recomputes `stateprovince` from this request (20 §6.3). */
+const REGION_FIELDS: readonly LinkedTextField[] = ['stateprovince', 'state', 'province', 'country'];
+
+/**
+ * Partial update (20 §6.4): only the sent fields change. Status and dates follow 40 §9; leaving
+ * the trash gives the slug back, becoming public makes it unique (20 §4.2).
+ */
+export async function updateLinkedPost(
+  db: Kysely<Database>,
+  type: LinkedPostType,
+  current: LinkedRecord,
+  input: LinkedPostInput,
+  env: WriteEnv,
+): Promise<LinkedRecord> {
+  const repo = repository(db, type, env.now);
+  const nowUtc = utcNow(env);
+  const changes: Partial<LinkedRecord> = { modified_local: utcToWall(nowUtc, env.siteZone), modified_utc: nowUtc };
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.author !== undefined) changes.author = input.author;
+  if (input.password !== undefined) changes.password = input.password;
+  for (const field of type.textFields) {
+    if (input.text[field] !== undefined) changes[field] = input.text[field];
+  }
+  if (type.textFields.includes('stateprovince') && REGION_FIELDS.some((field) => input.text[field] !== undefined)) {
+    changes.stateprovince = deriveStateProvince(input.text);
+  }
+  for (const flag of type.flags) {
+    if (input.flags[flag] !== undefined) changes[flag] = input.flags[flag] ? 1 : 0;
+  }
+  if (input.image !== undefined) changes.image_id = await resolveImage(db, input.image, env);
+
+  const requested = input.status === undefined ? undefined : scaleRequestedStatus(input.status, env.principal, false);
+  if (requested !== undefined || input.dateLocal !== undefined || input.dateUtc !== undefined) {
+    const target = requested ?? current.status;
+    // A trashed record keeps the dating rules of what it was before the trash.
+    const beforeTrash = current.status === 'trash' ? (current.pre_trash_status ?? 'draft') : current.status;
+    const publication = resolvePublication({
+      status: target === 'trash' ? beforeTrash : target,
+      dateLocal: input.dateLocal,
+      dateUtc: input.dateUtc,
+      previous: { date_local: current.date_local, date_utc: current.date_utc },
+      siteZone: env.siteZone,
+      now: env.now,
+    });
+    changes.date_local = publication.date_local;
+    changes.date_utc = publication.date_utc;
+    const final = target === 'trash' ? 'trash' : publication.status;
+    if (final === 'trash') {
+      if (current.status !== 'trash') Object.assign(changes, trashed(current));
+    } else {
+      changes.status = final;
+      const leavingTrash = current.status === 'trash';
+      let slug = leavingTrash ? restoredSlug(current) : current.slug;
+      if (!floats(final) && (leavingTrash || floats(current.status))) {
+        slug = await findFreeSlug(db, type.collection, slug, current.id, SLUG_MAX_LENGTH);
+      }
+      changes.slug = slug;
+      if (leavingTrash) Object.assign(changes, { pre_trash_status: null, pre_trash_slug: null });
+    }
+  }
+  await repo.update(current.id, changes);
+  return (await repo.findById(current.id))!;
+}
+
+/** DELETE without force (20 §8.2): to the trash, links to events kept. */
+export async function trashLinkedPost(db: Kysely<Database>, type: LinkedPostType, current: LinkedRecord, env: WriteEnv): Promise<LinkedRecord> {
+  const repo = repository(db, type, env.now);
+  const nowUtc = utcNow(env);
+  await repo.update(current.id, { ...trashed(current), modified_local: utcToWall(nowUtc, env.siteZone), modified_utc: nowUtc });
+  return (await repo.findById(current.id))!;
+}
+
+/** DELETE with force=true (20 §8.2 extension): gone, with exactly its own links. */
+export async function deleteLinkedPost(db: Kysely<Database>, type: LinkedPostType, current: LinkedRecord, now: Date): Promise<void> {
+  await repository(db, type, now).deletePermanently(current.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+export function findLinkedPostById(db: Kysely<Database>, type: LinkedPostType, id: number, now: Date): Promise<LinkedRecord | undefined> {
+  return repository(db, type, now).findById(id);
+}
+
+export function findLinkedPostBySlug(db: Kysely<Database>, type: LinkedPostType, slug: string, now: Date): Promise<LinkedRecord | undefined> {
+  return repository(db, type, now).findBySlug(slug);
+}
+
+export function eventExists(db: Kysely<Database>, id: number, now: Date): Promise<boolean> {
+  return repository(db, VENUE, now).eventExists(id);
+}
+
+/** One list page with the images of its records: a fixed number of queries (two). */
+export async function listLinkedPosts(
+  db: Kysely<Database>,
+  type: LinkedPostType,
+  filter: LinkedListFilter,
+  page: number,
+  perPage: number,
+  now: Date,
+): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow> }> {
+  const { records, total } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
+  const images = await new MediaRepository(db).findByIds(imageIds(records));
+  return { records, total, images };
+}
+
+export function imagesOf(db: Kysely<Database>, records: readonly LinkedRecord[]): Promise<Map<number, MediaRow>> {
+  return new MediaRepository(db).findByIds(imageIds(records));
+}
+
+function imageIds(records: readonly LinkedRecord[]): number[] {
+  return records.flatMap((record) => (record.image_id === null ? [] : [record.image_id]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Venues and organizers given inline with an event (10-events §6.3)
+
+type LinkedForm =
+  | { kind: 'none' }
+  | { kind: 'id'; id: number }
+  | { kind: 'data'; fields: Record<string, unknown> }
+  /** Passes validation, then cannot be created (the reference's could-not-create-*). */
+  | { kind: 'uncreatable' }
+  | { kind: 'invalid' };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One venue, or one item of an organizer list: an id, `{id}`, or the fields of a new record. */
+function itemForm(value: unknown): LinkedForm {
+  if (isPlainObject(value)) {
+    const id = value.id;
+    if (id === undefined || id === null || id === '') return { kind: 'data', fields: value };
+    const known = idOf(id);
+    return known === undefined ? { kind: 'invalid' } : { kind: 'id', id: known };
+  }
+  const id = idOf(value);
+  return id === undefined ? { kind: 'invalid' } : { kind: 'id', id };
+}
+
+function isNothing(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || value === 0 || value === '0' || (Array.isArray(value) && value.length === 0);
+}
+
+function venueForm(value: unknown): LinkedForm {
+  if (isNothing(value) || (isPlainObject(value) && Object.keys(value).length === 0)) return { kind: 'none' };
+  if (Array.isArray(value) || (typeof value === 'string' && value.includes(','))) return { kind: 'uncreatable' };
+  return itemForm(value);
+}
+
+function organizerForms(value: unknown): LinkedForm[] {
+  if (isNothing(value)) return [];
+  if (isPlainObject(value) || (typeof value === 'string' && value.includes(','))) return [{ kind: 'uncreatable' }];
+  if (Array.isArray(value)) return value.map(itemForm);
+  return [itemForm(value)];
+}
+
+/** Whether an inline form is acceptable: known ids of the type, fields valid as on POST (20 §6.1). */
+async function isValidForm(db: Kysely<Database>, type: LinkedPostType, form: LinkedForm, principal: Principal | null, now: Date): Promise<boolean> {
+  switch (form.kind) {
+    case 'none':
+    case 'uncreatable':
+      return true;
+    case 'invalid':
+      return false;
+    case 'id':
+      return (await repository(db, type, now).findById(form.id)) !== undefined;
+    case 'data': {
+      const name = form.fields[type.nameKey];
+      if (name === undefined || name === null) return false;
+      for (const [field, rule] of Object.entries(linkedFieldRules(type))) {
+        const value = form.fields[field];
+        if (value === undefined || value === null) continue;
+        if (!(await rule.check(value, db, principal, now))) return false;
+      }
+      return true;
+    }
+  }
+}
+
+/** The validators never depend on "now" except through far-fetched overflow; any instant will do. */
+const VALIDATION_INSTANT = new Date(0);
+
+/** Step-5 validator of an event's `venue` (10-events §6.3). */
+export function validateEventVenueInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<boolean> {
+  return isValidForm(db, VENUE, venueForm(input), principal, now);
+}
+
+/** Step-5 validator of an event's `organizer` (10-events §6.3). */
+export async function validateEventOrganizerInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<boolean> {
+  for (const form of organizerForms(input)) {
+    if (!(await isValidForm(db, ORGANIZER, form, principal, now))) return false;
+  }
+  return true;
+}
+
+/** The id a valid inline form stands for, creating (or matching, 20 §6.5) a record from its fields. */
+async function resolveValidForm(trx: Kysely<Database>, type: LinkedPostType, form: LinkedForm, env: WriteEnv): Promise<number | null> {
+  switch (form.kind) {
+    case 'none':
+      return null;
+    case 'uncreatable':
+      throw new RestError(400, `could-not-create-${type.kind}`);
+    case 'id':
+      return form.id;
+    case 'data':
+      return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
+    case 'invalid':
+      throw invalidParam(type.kind);
+  }
+}
+
+/**
+ * The venue id an event's `venue` input stands for (10-events §6.3), null for none. Inline data
+ * creates a venue (or reuses its duplicate) in `trx`; bad input throws `rest_invalid_param`
+ * (`venue`), a list or comma string `could-not-create-venue`.
+ */
+export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string): Promise<number | null> {
+  const form = venueForm(input);
+  if (!(await isValidForm(trx, VENUE, form, principal, ctx.now))) throw invalidParam('venue');
+  return resolveValidForm(trx, VENUE, form, { principal, now: ctx.now, siteZone });
+}
+
+/**
+ * The organizer ids an event's `organizer` input stands for (10-events §6.3), in order, without
+ * duplicates. Bad input throws `rest_invalid_param` (`organizer`), a bare object or comma
+ * string `could-not-create-organizer`.
+ */
+export async function resolveEventOrganizers(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string): Promise<number[]> {
+  const env: WriteEnv = { principal, now: ctx.now, siteZone };
+  const forms = organizerForms(input);
+  // Every item is checked before anything is created.
+  for (const form of forms) {
+    if (!(await isValidForm(trx, ORGANIZER, form, principal, ctx.now))) throw invalidParam('organizer');
+  }
+  const ids: number[] = [];
+  for (const form of forms) {
+    const id = await resolveValidForm(trx, ORGANIZER, form, env);
+    if (id !== null && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+export interface EmbeddedLinkedPosts {
+  venue: Record<string, unknown> | [];
+  organizer: Record<string, unknown>[];
+}
+
+/**
+ * The venue and organizers of each event as embedded objects (10-events §3.7), in three queries
+ * for any number of events. Shown whatever their own status, except trashed ones (20 §8.2);
+ * protected ones are always blanked; `json_ld` only with options.jsonLd and when readable.
+ */
+export async function loadEmbeddedLinkedPosts(
+  db: Kysely<Database>,
+  events: ReadonlyArray<{ id: number; venue_id: number | null }>,
+  ctx: RestContext,
+  options: { jsonLd: boolean },
+): Promise<Map<number, EmbeddedLinkedPosts>> {
+  const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));
+  if (events.length === 0) return result;
+  const venueIds = events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id]));
+  const venues = await repository(db, VENUE, ctx.now).findByIds(venueIds);
+  const organizerLinks = await repository(db, ORGANIZER, ctx.now).findLinkedToEvents(events.map((event) => event.id));
+  const images = await imagesOf(db, [...venues.values(), ...organizerLinks.map((link) => link.record)]);
+  const embedOptions = (record: LinkedRecord) => ({
+    jsonLd: options.jsonLd && canReadRecord(ctx.user, ownership(record)),
+    locked: record.password !== '',
+    embedded: true,
+  });
+  const imageOf = (record: LinkedRecord) => (record.image_id === null ? undefined : images.get(record.image_id));
+  for (const event of events) {
+    const venue = event.venue_id === null ? undefined : venues.get(event.venue_id);
+    if (venue) result.get(event.id)!.venue = serializeVenue(venue, imageOf(venue), ctx, embedOptions(venue));
+  }
+  for (const { eventId, record } of organizerLinks) {
+    result.get(eventId)?.organizer.push(serializeOrganizer(record, imageOf(record), ctx, embedOptions(record)));
+  }
+  return result;
+}

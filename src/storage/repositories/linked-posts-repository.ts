@@ -1,0 +1,199 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
+import type { LinkedFlag, LinkedPostType, LinkedTextField } from '../../domain/linked-posts/linked-post-type.ts';
+import type { Status } from '../../domain/status.ts';
+import type { Database, PostColumns } from '../schema.ts';
+import { containsInsensitive, toInt } from '../sql-helpers.ts';
+import { ObjectsRepository } from './objects-repository.ts';
+
+/** A stored venue or organizer; the text fields and flags present are those of its type. */
+export interface LinkedRecord extends PostColumns, Partial<Record<LinkedTextField, string>>, Partial<Record<LinkedFlag, number>> {
+  name: string;
+  status: Status;
+  pre_trash_status: Status | null;
+}
+
+export interface LinkedListFilter {
+  statuses: readonly Status[];
+  /** Pieces of `search` that must all occur in one field (20 §5.4); an empty list matches nothing. */
+  searchPieces?: readonly string[];
+  eventId?: number;
+  /** true: linked from a counted event; false: linked from none (20 §5.5). */
+  hasEvents?: boolean;
+  /** Only records linked from an event starting at or after now whose status is in `statuses`. */
+  onlyWithUpcoming?: boolean;
+}
+
+/** Event statuses that count for `has_events` (20 §5.5; trashed events do not count in S). */
+const COUNTED_EVENT_STATUSES: readonly Status[] = ['publish', 'future', 'private'];
+
+/**
+ * Records whose status, as read now, is in `statuses`. A scheduled record is published once its
+ * date has passed (40 §6.1): that is evaluated here at read time rather than by a background job,
+ * so every instance sees it at the same instant.
+ */
+export function effectiveStatusIn(alias: string, statuses: readonly Status[], nowUtc: string): RawBuilder<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  const dateUtc = sql.ref(`${alias}.date_utc`);
+  const parts: RawBuilder<SqlBool>[] = [];
+  const plain = statuses.filter((value) => value !== 'future');
+  if (plain.length > 0) parts.push(sql<SqlBool>`${status} in (${sql.join(plain)})`);
+  if (statuses.includes('publish')) parts.push(sql<SqlBool>`(${status} = 'future' and ${dateUtc} <= ${nowUtc})`);
+  if (statuses.includes('future')) parts.push(sql<SqlBool>`(${status} = 'future' and ${dateUtc} > ${nowUtc})`);
+  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** The status a stored record has now (see effectiveStatusIn). */
+function asOfNow<T extends { status: string; date_utc: string }>(row: T, nowUtc: string): T {
+  if (row.status === 'future' && row.date_utc !== ZERO_DATETIME && row.date_utc <= nowUtc) return { ...row, status: 'publish' };
+  return row;
+}
+
+/**
+ * Venues or organizers, one class for both tables. Only the post columns, `name`, `phone` and
+ * `website` are common to both; queries name the table through the `venues` type for Kysely and
+ * read or write type-specific columns through whole-record objects.
+ */
+export class LinkedPostsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly type: LinkedPostType,
+    /** Now in UTC, `YYYY-MM-DD HH:MM:SS`: scheduled records read as published after it. */
+    private readonly nowUtc: string,
+  ) {}
+
+  private get table(): 'venues' {
+    return this.type.collection as 'venues';
+  }
+
+  private from() {
+    return this.db.selectFrom(`${this.table} as p`);
+  }
+
+  private record(row: object): LinkedRecord {
+    return asOfNow(row as LinkedRecord, this.nowUtc);
+  }
+
+  /** (linked_id, event_id, position) for every link of this type from an event. */
+  private links(): RawBuilder<unknown> {
+    return this.type.kind === 'venue'
+      ? sql`(select venue_id as linked_id, id as event_id, 0 as position from events where venue_id is not null)`
+      : sql`(select organizer_id as linked_id, event_id, position from event_organizers)`;
+  }
+
+  async findById(id: number): Promise<LinkedRecord | undefined> {
+    const row = await this.from().selectAll('p').where('p.id', '=', id).executeTakeFirst();
+    return row && this.record(row);
+  }
+
+  /** Any status; when several share the slug the oldest wins (20 §4.2). */
+  async findBySlug(slug: string): Promise<LinkedRecord | undefined> {
+    if (slug === '') return undefined;
+    const row = await this.from().selectAll('p').where('p.slug', '=', slug).orderBy('p.id').limit(1).executeTakeFirst();
+    return row && this.record(row);
+  }
+
+  /** The records with these ids, trashed ones left out (20 §8.2). */
+  async findByIds(ids: readonly number[]): Promise<Map<number, LinkedRecord>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.from().selectAll('p').where('p.id', 'in', unique).where('p.status', '!=', 'trash').execute();
+    return new Map(rows.map((row) => [row.id, this.record(row)]));
+  }
+
+  /**
+   * Records linked from the given events, trashed ones left out (20 §8.2), in the events' linking
+   * order: one query for any number of events.
+   */
+  async findLinkedToEvents(eventIds: readonly number[]): Promise<Array<{ eventId: number; record: LinkedRecord }>> {
+    const ids = [...new Set(eventIds)];
+    if (ids.length === 0) return [];
+    const rows = await this.from()
+      .innerJoin(sql<{ linked_id: number; event_id: number; position: number }>`${this.links()}`.as('l'), 'l.linked_id', 'p.id')
+      .selectAll('p')
+      .select('l.event_id as linked_event_id')
+      .where('l.event_id', 'in', ids)
+      .where('p.status', '!=', 'trash')
+      .orderBy('l.event_id')
+      .orderBy('l.position')
+      .execute();
+    return rows.map(({ linked_event_id, ...row }) => ({ eventId: linked_event_id, record: this.record(row) }));
+  }
+
+  /**
+   * Duplicate candidates of a create (20 §6.5): same name and, when given, same description, both
+   * compared case-insensitively; any status but trash; oldest first.
+   */
+  async findDuplicateCandidates(name: string, description: string | undefined): Promise<LinkedRecord[]> {
+    // SQLite's lower() folds ASCII letters only, PostgreSQL's every letter: SQL only narrows the
+    // candidates by a test both dialects agree on, the comparison itself is made here.
+    const narrow = /^[\x00-\x7f]*$/.test(name)
+      ? sql<SqlBool>`lower(p.name) = ${name.toLowerCase()}`
+      : sql<SqlBool>`length(p.name) = ${[...name].length}`;
+    const rows = await this.from().selectAll('p').where('p.status', '!=', 'trash').where(narrow).orderBy('p.id').execute();
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    return rows
+      .filter((row) => same(row.name, name) && (description === undefined || same(row.description, description)))
+      .map((row) => this.record(row));
+  }
+
+  /** One page of a list and the number of matches over all pages, in one query. */
+  async list(filter: LinkedListFilter, offset: number, limit: number): Promise<{ records: LinkedRecord[]; total: number }> {
+    let query = this.from()
+      .selectAll('p')
+      .select(sql<number | string>`count(*) over ()`.as('total_matches'))
+      .where(effectiveStatusIn('p', filter.statuses, this.nowUtc));
+    if (filter.searchPieces !== undefined) query = query.where(this.searchCondition(filter.searchPieces));
+    if (filter.eventId !== undefined) {
+      query = query.where(sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l where l.event_id = ${filter.eventId})`);
+    }
+    if (filter.hasEvents !== undefined) {
+      const linked = sql`select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.status in (${sql.join(COUNTED_EVENT_STATUSES)})`;
+      query = query.where(filter.hasEvents ? sql<SqlBool>`p.id in (${linked})` : sql<SqlBool>`p.id not in (${linked})`);
+    }
+    if (filter.onlyWithUpcoming) {
+      query = query.where(
+        sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
+      );
+    }
+    const rows = await query.orderBy('p.date_local', 'desc').orderBy('p.id', 'desc').limit(limit).offset(offset).execute();
+    const total = rows.length > 0 ? toInt(rows[0].total_matches) : 0;
+    return { records: rows.map(({ total_matches: _total, ...row }) => this.record(row)), total };
+  }
+
+  private searchCondition(pieces: readonly string[]): RawBuilder<SqlBool> {
+    if (pieces.length === 0) return sql<SqlBool>`1 = 0`;
+    const fields = ['name', 'description', 'excerpt', ...this.type.searchFields].map((field) => {
+      const column = sql.ref(`p.${field}`);
+      return sql<SqlBool>`(${sql.join(pieces.map((piece) => containsInsensitive(column, piece)), sql` and `)})`;
+    });
+    // Trashed records never match a search (20 §5.4).
+    return sql<SqlBool>`(p.status <> 'trash' and (${sql.join(fields, sql` or `)}))`;
+  }
+
+  async insert(record: LinkedRecord): Promise<void> {
+    await this.db.insertInto(this.table).values(record as never).execute();
+  }
+
+  async update(id: number, changes: Partial<LinkedRecord>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.db.updateTable(this.table).set(changes as never).where('id', '=', id).execute();
+  }
+
+  /** Permanent deletion: exactly this record's links from events go with it (20 §8.2). */
+  async deletePermanently(id: number): Promise<void> {
+    if (this.type.kind === 'venue') {
+      await this.db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', id).execute();
+    } else {
+      await this.db.deleteFrom('event_organizers').where('organizer_id', '=', id).execute();
+    }
+    await this.db.deleteFrom(this.table).where('id', '=', id).execute();
+    await new ObjectsRepository(this.db).delete(id);
+  }
+
+  /** Whether an event with this id exists, in any status (the list filter `event`, 20 §5.1). */
+  async eventExists(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+}
