@@ -17,9 +17,16 @@ export class RestError extends Error {
   constructor(
     status: number,
     code: string,
-    options: { messageKey?: MessageKey; vars?: MessageVars; data?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      messageKey?: MessageKey;
+      vars?: MessageVars;
+      data?: Record<string, unknown>;
+      headers?: Record<string, string>;
+      /** The unexpected failure behind a 5xx answer, logged but never shown to the client. */
+      cause?: unknown;
+    } = {},
   ) {
-    super(code);
+    super(code, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
     this.code = code;
     this.messageKey = options.messageKey ?? (code as MessageKey);

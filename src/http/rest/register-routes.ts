@@ -20,14 +20,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Request parameters from every source, path values winning (30 §4.7): path > body > query.
- * A body that is not an object (a JSON array or string) contributes nothing.
+ * A body that is not an object (a JSON array or string) contributes nothing. `shadowed` keeps
+ * what a path value replaced (a by-slug update's body `slug` is the new slug, 10-events §7.5).
  */
-function mergeInput(request: FastifyRequest): Record<string, unknown> {
+function mergeInput(request: FastifyRequest): { merged: Record<string, unknown>; shadowed: Record<string, unknown> } {
   const merged: Record<string, unknown> = Object.create(null);
+  const shadowed: Record<string, unknown> = Object.create(null);
   if (isPlainObject(request.query)) Object.assign(merged, request.query);
   if (isPlainObject(request.body)) Object.assign(merged, request.body);
-  if (isPlainObject(request.params)) Object.assign(merged, request.params);
-  return merged;
+  if (isPlainObject(request.params)) {
+    for (const name of Object.keys(request.params)) {
+      if (merged[name] !== undefined) shadowed[name] = merged[name];
+    }
+    Object.assign(merged, request.params);
+  }
+  return { merged, shadowed };
 }
 
 /** Registers every route of a namespace under each language edition. */
@@ -37,7 +44,8 @@ export function registerNamespace(app: FastifyInstance, def: NamespaceDef, optio
 
   const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);
-    const params = await validateArgs(endpoint.args, mergeInput(request), ctx);
+    const { merged, shadowed } = mergeInput(request);
+    const params = await validateArgs(endpoint.args, merged, ctx, shadowed);
     if (endpoint.permission && !(await endpoint.permission(ctx, params))) throw forbidden(ctx.user === null);
     const result = await endpoint.handler(ctx, params);
     return sendJson(request, reply, result.status ?? 200, result.body, result.headers);

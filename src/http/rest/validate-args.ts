@@ -11,6 +11,8 @@ export class Params {
     readonly provided: ReadonlySet<string>,
     /** Every merged input value, declared or not (path > body > query). */
     readonly raw: Readonly<Record<string, unknown>>,
+    /** Body or query values that a path parameter of the same name replaced in `raw`. */
+    readonly shadowed: Readonly<Record<string, unknown>> = {},
   ) {}
 
   has(name: string): boolean {
@@ -31,7 +33,12 @@ function isAbsent(value: unknown): boolean {
  * The reference's steps 4-6: required parameters, then every validator (all failures
  * collected), then type coercion (all failures collected). Defaults are validated too.
  */
-export async function validateArgs(specs: ArgSpecs, raw: Record<string, unknown>, ctx: RestContext): Promise<Params> {
+export async function validateArgs(
+  specs: ArgSpecs,
+  raw: Record<string, unknown>,
+  ctx: RestContext,
+  shadowed: Record<string, unknown> = {},
+): Promise<Params> {
   const missing: string[] = [];
   const present: Record<string, unknown> = {};
   const provided = new Set<string>();
@@ -67,5 +74,5 @@ export async function validateArgs(specs: ArgSpecs, raw: Record<string, unknown>
   }
   if (Object.keys(typeFailures).length > 0) throw new InvalidParamsError(typeFailures);
 
-  return new Params(values, provided, raw);
+  return new Params(values, provided, raw, shadowed);
 }

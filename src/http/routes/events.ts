@@ -1,6 +1,149 @@
-import type { RouteDef } from '../rest/endpoint.ts';
+import { can } from '../../domain/auth/capabilities.ts';
+import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
+import { invalidParam, RestError } from '../../domain/errors.ts';
+import { isUnlocked } from '../../domain/posts/password.ts';
+import { eventOwnership, EventsService } from '../../services/events-service.ts';
+import type { ArgSpecs } from '../rest/arg-spec.ts';
+import type { RestContext } from '../rest/context.ts';
+import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
+import type { Params } from '../rest/validate-args.ts';
+import { serializeEvent } from '../serializers/event-serializer.ts';
+import {
+  contextArg,
+  eventFields,
+  existingSlugArg,
+  idArg,
+  slugLookup,
+  slugPathArg,
+  writeArgs,
+} from './events/event-args.ts';
+import { listEndpoint } from './events/event-list.ts';
 import type { AppDeps } from './index.ts';
 
-export function eventRoutes(_deps: AppDeps): RouteDef[] {
-  return [];
+/**
+ * The event routes of 10-events: the list and create, then read, delete and update by id and by
+ * slug (in the reference's order, which the namespace index shows).
+ */
+export function eventRoutes(deps: AppDeps): RouteDef[] {
+  const db = deps.storage.db;
+  const siteZone = deps.config.timezone;
+  const events = new EventsService(db, siteZone);
+  const argDeps = { db, events };
+  const createArgs = writeArgs(argDeps, true);
+  const updateArgs = writeArgs(argDeps, false);
+  const bySlugUpdateArgs: ArgSpecs = { slug: slugPathArg, ...Object.fromEntries(Object.entries(updateArgs).filter(([name]) => name !== 'slug')) };
+  const deleteArgs: ArgSpecs = {
+    force: { type: 'boolean', extension: true, description: 'Delete the event permanently instead of moving it to the trash.' },
+    password: { description: 'Accepted and ignored.' },
+  };
+
+  const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
+
+  /**
+   * "May edit/delete this event" (§1, 40 §5); an id that names no event falls back to the
+   * general right, so that the handler can answer 404/400 to those who hold it.
+   */
+  const mayChange = async (ctx: RestContext, id: number, verb: 'edit' | 'delete') => {
+    const event = await events.find(id, ctx.now);
+    if (!event) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    return verb === 'edit' ? canEditRecord(ctx.user, eventOwnership(event)) : canDeleteRecord(ctx.user, eventOwnership(event));
+  };
+
+  /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
+  const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
+    const event = await events.read(id, ctx.now);
+    if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
+    const record = eventOwnership(event);
+    if (!canReadRecord(ctx.user, record)) throw new RestError(403, 'event-not-accessible');
+    if (!isUnlocked(record, ctx.user, { password: params.get('password'), contextEdit: params.get('context') === 'edit' })) {
+      throw new RestError(403, 'event-password-protected');
+    }
+    const jsonLd = record.password === '' && (event.status !== 'private' || can(ctx.user, 'read_private_posts'));
+    return { body: await serializeEvent(db, event, ctx, { jsonLd }) };
+  };
+
+  const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
+    const event = await events.update(ctx, ctx.user!, id, eventFields(params, specs, { update: true, slugInPath }));
+    return { body: await serializeEvent(db, event, ctx) };
+  };
+
+  /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
+  const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
+    if (params.get('force') === true) {
+      const previous = await events.deletePermanently(id, ctx.now, (trx, event) => serializeEvent(trx, event, ctx));
+      return { body: { deleted: true, previous } };
+    }
+    return { body: await serializeEvent(db, await events.trash(ctx, id), ctx) };
+  };
+
+  const read = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => number | Promise<number>): Endpoint => ({
+    methods: ['GET'],
+    summary: 'Returns one event.',
+    args: { ...args, context: contextArg },
+    handler: async (ctx, params) => show(ctx, await id(ctx, params), params),
+  });
+
+  const create: Endpoint = {
+    methods: ['POST'],
+    summary: 'Creates an event.',
+    args: createArgs,
+    permission: (ctx) => can(ctx.user, 'edit_posts'),
+    handler: async (ctx, params) => {
+      const event = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }));
+      return { status: 201, body: await serializeEvent(db, event, ctx) };
+    },
+  };
+
+  return [
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone }), create] },
+    {
+      pattern: '/events/(?P<id>\\d+)',
+      endpoints: [
+        read(
+          { id: idArg, password: { type: 'string', description: 'The password of a protected event.', validate: (value) => typeof value === 'string' && value !== '' } },
+          (_ctx, params) => params.get('id'),
+        ),
+        {
+          methods: ['DELETE'],
+          summary: 'Moves an event to the trash.',
+          args: { id: idArg, ...deleteArgs },
+          permission: (ctx, params) => mayChange(ctx, params.get('id'), 'delete'),
+          handler: (ctx, params) => remove(ctx, params.get('id'), params),
+        },
+        {
+          methods: ['POST', 'PUT', 'PATCH'],
+          summary: 'Updates the fields of an event that the request sends.',
+          args: { id: idArg, ...updateArgs },
+          permission: (ctx, params) => mayChange(ctx, params.get('id'), 'edit'),
+          handler: (ctx, params) => update(ctx, params.get('id'), params, updateArgs),
+        },
+      ],
+    },
+    {
+      pattern: '/events/by-slug/(?P<slug>[^/]+)',
+      endpoints: [
+        read({ slug: existingSlugArg(argDeps), password: { description: 'The password of a protected event.' } }, idOfSlug),
+        {
+          methods: ['DELETE'],
+          summary: 'Moves an event to the trash.',
+          args: { slug: existingSlugArg(argDeps), ...deleteArgs },
+          // ⚠ Service rule (§1): the slug is resolved and the per-event rule applied, as by id.
+          permission: async (ctx, params) => mayChange(ctx, await idOfSlug(ctx, params), 'delete'),
+          handler: async (ctx, params) => remove(ctx, await idOfSlug(ctx, params), params),
+        },
+        {
+          methods: ['POST', 'PUT', 'PATCH'],
+          summary: 'Updates the fields of an event that the request sends; a body slug renames it.',
+          args: bySlugUpdateArgs,
+          permission: async (ctx, params) => {
+            // The new slug is a parameter like the others: judged before the permission.
+            const renamed = params.shadowed.slug;
+            if (renamed !== undefined && (typeof renamed !== 'string' || renamed === '')) throw invalidParam('slug');
+            return mayChange(ctx, await idOfSlug(ctx, params), 'edit');
+          },
+          handler: async (ctx, params) => update(ctx, await idOfSlug(ctx, params), params, bySlugUpdateArgs, true),
+        },
+      ],
+    },
+  ];
 }

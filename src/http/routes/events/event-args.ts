@@ -1,0 +1,239 @@
+import type { Kysely } from 'kysely';
+import { can } from '../../../domain/auth/capabilities.ts';
+import { parseInstant } from '../../../domain/dates/date-input.ts';
+import { computeDateWindow } from '../../../domain/dates/date-window.ts';
+import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
+import type { ParamFailure } from '../../../domain/errors.ts';
+import { isAbsoluteHttpUrl, isValidWebsite } from '../../../domain/events/event-web.ts';
+import { isStatus, parseStatusFilter } from '../../../domain/status.ts';
+import { normalizeSlugLookup } from '../../../domain/text/slug.ts';
+import type { EventFields, EventsService } from '../../../services/events-service.ts';
+import { validateEventOrganizerInput, validateEventVenueInput } from '../../../services/linked-posts-service.ts';
+import { resolveTermFilter } from '../../../services/terms-service.ts';
+import { MediaRepository } from '../../../storage/repositories/media-repository.ts';
+import { UsersRepository } from '../../../storage/repositories/users-repository.ts';
+import type { Database, Taxonomy } from '../../../storage/schema.ts';
+import type { ArgSpec, ArgSpecs } from '../../rest/arg-spec.ts';
+import { parseList } from '../../rest/coerce.ts';
+import type { RestContext } from '../../rest/context.ts';
+import type { Params } from '../../rest/validate-args.ts';
+
+/** What the event validators look things up in. */
+export interface EventArgsDeps {
+  db: Kysely<Database>;
+  events: EventsService;
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0;
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) && Number.isSafeInteger(Number(value)) && Number(value) > 0;
+}
+
+/** A list of positive integers (`include`, `venue`, `organizer`), or null when any entry is not one. */
+function positiveIntegers(value: unknown): number[] | null {
+  const items = parseList(value);
+  return items.length > 0 && items.every(isPositiveInteger) ? items.map(Number) : null;
+}
+
+const isNonEmptyString = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+/** A date-time input of 10-events §2.1 (valid whatever zone it is later read in). */
+const isDateInput = (value: unknown, ctx: RestContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;
+
+/** The path slug of a by-slug route, normalised as stored slugs are (10-events §5). */
+export function slugLookup(params: Params): string {
+  return normalizeSlugLookup(params.get<string>('slug'));
+}
+
+export const idArg: ArgSpec = { type: 'integer', required: true, in: 'path', description: 'Unique identifier for the event.' };
+
+/** An unknown slug is a 400 on GET and DELETE by slug (§5, §8), before any permission check. */
+export function existingSlugArg(deps: EventArgsDeps): ArgSpec {
+  return {
+    type: 'string',
+    required: true,
+    in: 'path',
+    description: 'The event slug.',
+    validate: async (value, ctx) => typeof value === 'string' && (await deps.events.findIdBySlug(normalizeSlugLookup(value), ctx.now)) !== undefined,
+  };
+}
+
+/** By-slug updates report an unknown slug as 404 after the permission check (§7.5). */
+export const slugPathArg: ArgSpec = { type: 'string', required: true, in: 'path', description: 'The event slug.' };
+
+export const contextArg: ArgSpec = {
+  type: 'string',
+  description: 'Scope of the request; with "edit", callers who may edit a password-protected event see it whole.',
+};
+
+// --- the list (10-events §4.1) ---
+
+/**
+ * The entries of a `categories`/`tags` filter. Unlike other lists a string is split at commas
+ * only (§2.3), so that a term name with spaces stays one entry.
+ */
+function termEntries(value: unknown): string[] {
+  const items = typeof value === 'string' ? value.split(',') : parseList(value);
+  return items.map((item) => String(item).trim()).filter((item) => item !== '');
+}
+
+function termFilterArg(deps: EventArgsDeps, taxonomy: Taxonomy, description: string): ArgSpec {
+  return {
+    type: 'array',
+    description,
+    sanitize: termEntries,
+    validate: async (value) => {
+      const entries = termEntries(value);
+      return entries.length > 0 && (await resolveTermFilter(deps.db, taxonomy, entries)) !== null;
+    },
+  };
+}
+
+function linkedFilterArg(deps: EventArgsDeps, kind: 'venue' | 'organizer', description: string): ArgSpec {
+  return {
+    type: 'array',
+    items: { type: 'integer' },
+    description,
+    validate: async (value, ctx) => {
+      const ids = positiveIntegers(value);
+      return ids !== null && deps.events.allOfKind(ids, kind, ctx.now);
+    },
+  };
+}
+
+const windowDate = (description: string): ArgSpec => ({ description, validate: isDateInput });
+
+const ticketsInactive: ParamFailure = { messageKey: 'event-tickets-not-active', code: 'event-tickets-not-active' };
+
+export function listArgs(deps: EventArgsDeps): ArgSpecs {
+  return {
+    page: { type: 'integer', default: 1, description: 'The archive page to return.', validate: isPositiveInteger },
+    per_page: { type: 'integer', default: 10, description: 'The number of events to return on each page (at most 50).', validate: isPositiveInteger },
+    start_date: windowDate('Events should start on or after the specified date.'),
+    end_date: windowDate('Events should end on or before the specified date.'),
+    search: { type: 'string', description: 'Events should contain the specified string in the title, excerpt or description.', validate: isNonEmptyString },
+    categories: termFilterArg(deps, 'tribe_events_cat', 'Events should be assigned one of the specified category IDs or slugs.'),
+    tags: termFilterArg(deps, 'post_tag', 'Events should be assigned one of the specified tag IDs or slugs.'),
+    venue: linkedFilterArg(deps, 'venue', 'Events should take place at one of the specified venue IDs.'),
+    organizer: linkedFilterArg(deps, 'organizer', 'Events should be organized by one of the specified organizer IDs.'),
+    featured: { type: 'boolean', description: 'Only featured events (true) or only events that are not featured (false).' },
+    status: {
+      description: 'The statuses of the events to return; only "publish" unless the caller may edit events ("any": every status but trash).',
+      validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
+    },
+    geoloc: { type: 'boolean', description: 'Requires the geolocation extension; accepted without effect.' },
+    geoloc_lat: { description: 'Requires the geolocation extension; accepted without effect.' },
+    geoloc_lng: { description: 'Requires the geolocation extension; accepted without effect.' },
+    include: {
+      items: { type: 'integer' },
+      description: 'Only the events with these IDs.',
+      validate: (value) => positiveIntegers(value) !== null,
+    },
+    post_parent: {
+      type: 'integer',
+      description: 'Only the events whose parent is this event.',
+      validate: async (value, ctx) => isPositiveInteger(value) && deps.events.allOfKind([Number(value)], 'event', ctx.now),
+    },
+    strict_dates: {
+      type: 'string',
+      default: 'false',
+      description: 'Whether the date filters use the exact times given (true) or whole days (false).',
+      validate: (value, ctx) => !('error' in computeDateWindow({ strict_dates: value, hasInclude: false }, 'UTC', ctx.now)),
+    },
+    ticketed: {
+      type: 'boolean',
+      description: 'Requires a ticketing extension; only "false" is accepted (without effect).',
+      validate: (value) => (value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value)) ? ticketsInactive : true),
+    },
+    starts_before: windowDate('Events should start before the specified date.'),
+    starts_after: windowDate('Events should start after the specified date.'),
+    ends_before: windowDate('Events should end before the specified date.'),
+    ends_after: windowDate('Events should end after the specified date.'),
+  };
+}
+
+// --- create and update (10-events §6.1) ---
+
+const flagArg = (description: string): ArgSpec => ({ type: 'boolean', description });
+
+/** The writable fields; `required` marks the three a create needs. */
+export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
+  const media = new MediaRepository(deps.db);
+  const users = new UsersRepository(deps.db);
+  // The reference refuses "" (§6.1); on update an empty text clears the field (§7.2, 00-conventions).
+  const clearable = create ? isNonEmptyString : (value: unknown) => typeof value === 'string';
+  return {
+    title: { type: 'string', required: create, description: 'The event title.', validate: isNonEmptyString },
+    start_date: { required: create, description: 'The event start date and time, in the event time zone.', validate: isDateInput },
+    end_date: { required: create, description: 'The event end date and time, in the event time zone.', validate: isDateInput },
+    description: { type: 'string', description: 'The event description (HTML).', validate: clearable },
+    excerpt: { type: 'string', description: 'The event excerpt (HTML).', validate: clearable },
+    slug: { type: 'string', description: 'The event slug.', validate: isNonEmptyString },
+    author: {
+      type: 'integer',
+      description: 'The ID of the event author; defaults to the caller.',
+      validate: async (value) => isPositiveInteger(value) && (await users.findById(Number(value))) !== undefined,
+    },
+    status: { type: 'string', description: 'The event status: publish, future, draft, pending, private or trash.', validate: isStatus },
+    date: {
+      type: 'string',
+      description: 'The publication date, in the site time zone.',
+      validate: (value, ctx) => typeof value === 'string' && isDateInput(value, ctx),
+    },
+    date_utc: { description: 'The publication date in UTC.', validate: isDateInput },
+    timezone: {
+      type: 'string',
+      description: 'The event time zone: an IANA name, UTC, or an offset such as UTC+2; empty means the site time zone.',
+      validate: (value) => typeof value === 'string' && (value === '' || parseTimeZone(value) !== null),
+    },
+    all_day: flagArg('Whether the event lasts all day.'),
+    image: {
+      description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
+      validate: async (value, ctx) => {
+        if (value === '' || value === 0 || value === '0') return true;
+        if (isPositiveInteger(value)) return media.exists(Number(value));
+        return typeof value === 'string' && isAbsoluteHttpUrl(value.trim()) && can(ctx.user, 'upload_files');
+      },
+    },
+    cost: { description: 'The event cost: a text, a number, or a list of them.' },
+    website: {
+      type: 'string',
+      description: 'The event website: an absolute URL.',
+      validate: (value) => typeof value === 'string' && (value.trim() === '' || isValidWebsite(value.trim())),
+    },
+    show_map: flagArg('Whether the event shows a map of its venue.'),
+    show_map_link: flagArg('Whether the event shows a link to a map of its venue.'),
+    hide_from_listings: flagArg('Whether the event is hidden from lists.'),
+    sticky: flagArg('Whether the event is pinned in calendar views.'),
+    featured: flagArg('Whether the event is featured.'),
+    categories: { description: 'Event categories by ID, slug or name (new names create categories).' },
+    tags: { description: 'Tags by ID, slug or name (new names create tags).' },
+    venue: {
+      description: 'The venue: an ID, an object with an ID, or the data of a new venue.',
+      validate: (value, ctx) => validateEventVenueInput(deps.db, value, ctx.user, ctx.now),
+    },
+    organizer: {
+      description: 'The organizers: a list of IDs, objects with an ID, or the data of new organizers.',
+      validate: (value, ctx) => validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now),
+    },
+    password: { type: 'string', extension: true, description: 'Protects the event with this password; empty removes it.' },
+  };
+}
+
+/** Fields whose JSON `null` on update clears them, as an empty value does (00-conventions). */
+const CLEARABLE = new Set(['description', 'excerpt', 'image', 'cost', 'website', 'categories', 'tags', 'venue', 'organizer', 'timezone', 'password']);
+
+/**
+ * The event fields a create or update request sent. On the by-slug update route the path owns
+ * `slug`, and a body `slug` (shadowed by the path) is the new slug (⚠ 10-events §7.5).
+ */
+export function eventFields(params: Params, specs: ArgSpecs, options: { update: boolean; slugInPath?: boolean }): EventFields {
+  const fields: Record<string, unknown> = {};
+  for (const name of Object.keys(specs)) {
+    if (name === 'id' || (name === 'slug' && options.slugInPath)) continue;
+    if (params.has(name)) fields[name] = params.get(name);
+    else if (options.update && CLEARABLE.has(name) && params.raw[name] === null) fields[name] = '';
+  }
+  if (options.slugInPath && params.shadowed.slug !== undefined) fields.slug = params.shadowed.slug;
+  return fields as EventFields;
+}

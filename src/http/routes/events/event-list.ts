@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import { can, type Principal } from '../../../domain/auth/capabilities.ts';
+import { computeDateWindow, DATE_WINDOW_PARAMS, type DateWindow, type DateWindowInput } from '../../../domain/dates/date-window.ts';
+import { InvalidParamsError, RestError } from '../../../domain/errors.ts';
+import { listLinks, type EffectiveListQuery } from '../../../domain/events/list-links.ts';
+import { isUnlocked } from '../../../domain/posts/password.ts';
+import { defaultListStatuses, parseStatusFilter, type Status } from '../../../domain/status.ts';
+import { eventSearchTerms } from '../../../domain/text/search.ts';
+import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
+import { resolveTermFilter } from '../../../services/terms-service.ts';
+import type { EventListFilter } from '../../../storage/repositories/events-repository.ts';
+import type { Database, Taxonomy } from '../../../storage/schema.ts';
+import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
+import type { RestContext } from '../../rest/context.ts';
+import type { Params } from '../../rest/validate-args.ts';
+import { serializeEvents } from '../../serializers/event-serializer.ts';
+import { listArgs } from './event-args.ts';
+
+export interface EventListDeps {
+  db: Kysely<Database>;
+  events: EventsService;
+  siteZone: string;
+}
+
+const MAX_PER_PAGE = 50;
+
+/** The bounds of §4.2; the validators already accepted every value. */
+function dateWindow(params: Params, siteZone: string, now: Date): DateWindow {
+  const input: DateWindowInput = { hasInclude: params.has('include') };
+  for (const name of DATE_WINDOW_PARAMS) if (params.has(name)) input[name] = params.get(name);
+  if (params.has('strict_dates')) input.strict_dates = params.get('strict_dates');
+  const window = computeDateWindow(input, siteZone, now);
+  if ('error' in window) throw new InvalidParamsError(Object.fromEntries(window.params.map((name) => [name, {}])));
+  return window;
+}
+
+/** `status` as the links repeat it (§4.6): what the caller may see, or what they asked for. */
+function statusLink(params: Params, principal: Principal | null): string {
+  if (!can(principal, 'edit_posts')) return 'publish';
+  if (!params.has('status')) return 'any';
+  const given = params.get('status');
+  const items = (Array.isArray(given) ? given : String(given).split(',')).map((item) => String(item).trim()).filter((item) => item !== '');
+  return items.length > 0 ? items.join(',') : 'any';
+}
+
+function optional<T>(params: Params, name: string): T | undefined {
+  return params.has(name) ? params.get<T>(name) : undefined;
+}
+
+async function termIds(db: Kysely<Database>, taxonomy: Taxonomy, entries: string[] | undefined): Promise<number[] | undefined> {
+  if (entries === undefined) return undefined;
+  return (await resolveTermFilter(db, taxonomy, entries)) ?? [];
+}
+
+async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
+  const principal = ctx.user;
+  const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
+  const window = dateWindow(params, deps.siteZone, ctx.now);
+  const page = params.get<number>('page');
+  const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
+  const categories = optional<string[]>(params, 'categories');
+  const tags = optional<string[]>(params, 'tags');
+  const search = optional<string>(params, 'search');
+  const query: EffectiveListQuery = {
+    perPage,
+    bounds: window.bounds,
+    search,
+    geoloc: optional<boolean>(params, 'geoloc'),
+    geolocLat: params.has('geoloc_lat') ? String(params.get('geoloc_lat')) : undefined,
+    geolocLng: params.has('geoloc_lng') ? String(params.get('geoloc_lng')) : undefined,
+    status: statusLink(params, principal),
+    postParent: optional<number>(params, 'post_parent'),
+    include: optional<number[]>(params, 'include'),
+    venue: optional<number[]>(params, 'venue'),
+    organizer: optional<number[]>(params, 'organizer'),
+    featured: optional<boolean>(params, 'featured'),
+    categories,
+    tags,
+    strictDates: optional<string>(params, 'strict_dates'),
+  };
+  const filter: EventListFilter = {
+    statuses,
+    // The bounds are site-zone wall clocks: with S = UTC they compare with the UTC instants,
+    // otherwise (reference behaviour) with each event's own wall clock.
+    windowOnUtc: deps.siteZone === 'UTC',
+    bounds: window.bounds,
+    search: search === undefined ? undefined : eventSearchTerms(search),
+    categoryIds: await termIds(deps.db, 'tribe_events_cat', categories),
+    tagIds: await termIds(deps.db, 'post_tag', tags),
+    venueIds: query.venue,
+    organizerIds: query.organizer,
+    featured: query.featured,
+    include: query.include,
+    postParent: query.postParent,
+  };
+
+  const { rows, total } = await deps.events.list(filter, page, perPage, ctx.now);
+  if (page > 1 && rows.length === 0) throw new RestError(404, 'event-archive-page-not-found');
+  const totalPages = Math.ceil(total / perPage);
+  // The list reads `password` and `context` like the single routes, undeclared (§9).
+  const unlock = { password: params.raw.password, contextEdit: params.raw.context === 'edit' };
+  const events = await serializeEvents(deps.db, rows, ctx, {
+    locked: (event) => !isUnlocked(eventOwnership(event), principal, unlock),
+  });
+  const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
+  return {
+    body: { events, ...links, total, total_pages: totalPages },
+    headers: {
+      'X-TEC-Total': String(total),
+      'X-TEC-TotalPages': String(totalPages),
+      Allow: can(principal, 'edit_posts') ? 'GET, POST' : 'GET',
+    },
+  };
+}
+
+/** `GET {ns}/events` (10-events §4). */
+export function listEndpoint(deps: EventListDeps): Endpoint {
+  return {
+    methods: ['GET'],
+    summary: 'Lists events in a date window, with filters and pagination.',
+    args: listArgs(deps),
+    handler: (ctx, params) => listEvents(deps, ctx, params),
+  };
+}

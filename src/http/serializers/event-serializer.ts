@@ -1,0 +1,149 @@
+import type { Kysely } from 'kysely';
+import { dateDetails } from '../../domain/dates/datetime-format.ts';
+import { eventPageUrl, eventWebsite } from '../../domain/events/event-web.ts';
+import { eventJsonLd } from '../../domain/events/json-ld.ts';
+import { redactLockedEvent } from '../../domain/events/redaction.ts';
+import { autop } from '../../domain/text/autop.ts';
+import { costDetails, formatCost, type CurrencyPosition } from '../../domain/text/cost.ts';
+import { loadEmbeddedLinkedPosts } from '../../services/linked-posts-service.ts';
+import { loadEmbeddedTerms } from '../../services/terms-service.ts';
+import { MediaRepository } from '../../storage/repositories/media-repository.ts';
+import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
+import type { RestContext } from '../rest/context.ts';
+import { serializeImage } from './image-serializer.ts';
+
+export interface EventSerializeOptions {
+  /** Single GET only, and only when the caller may see it (10-events §3.10). */
+  jsonLd?: boolean;
+  /** List items of password-protected events the request has not unlocked (§9). */
+  locked?: (event: EventRow) => boolean;
+}
+
+interface Embedded {
+  image: MediaRow | undefined;
+  categories: unknown[];
+  tags: unknown[];
+  venue: Record<string, unknown> | [];
+  organizer: Record<string, unknown>[];
+}
+
+function costValues(event: EventRow): string[] {
+  const parsed: unknown = JSON.parse(event.cost);
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+function flag(value: number | null): boolean {
+  // show_map / show_map_link read as true while never stored (§3.1).
+  return value === null ? true : value === 1;
+}
+
+function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
+  const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
+  const url = eventPageUrl(ctx.urls.edition, event);
+  const values = costValues(event);
+  const position = event.currency_position as CurrencyPosition;
+  const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));
+  const image = serializeImage(embedded.image);
+  const body: Record<string, unknown> = {
+    id: event.id,
+    global_id: globalId,
+    global_id_lineage: [globalId],
+    author: String(event.author),
+    status: event.status,
+    date: event.date_local,
+    date_utc: event.date_utc,
+    modified: event.modified_local,
+    modified_utc: event.modified_utc,
+    url,
+    rest_url: ctx.urls.nsUrl(`/events/${event.id}`),
+    title: event.title.trim(),
+    description: autop(event.description),
+    excerpt: autop(event.excerpt),
+    slug: event.slug,
+    image,
+    all_day: event.all_day === 1,
+    start_date: event.start_local,
+    start_date_details: dateDetails(event.start_local),
+    end_date: event.end_local,
+    end_date_details: dateDetails(event.end_local),
+    utc_start_date: event.start_utc,
+    utc_start_date_details: dateDetails(event.start_utc),
+    utc_end_date: event.end_utc,
+    utc_end_date_details: dateDetails(event.end_utc),
+    timezone: event.timezone,
+    timezone_abbr: event.timezone_abbr,
+    cost,
+    cost_details: costDetails(values, event.currency_symbol, position),
+    website: eventWebsite(event.website, url),
+    show_map: flag(event.show_map),
+    show_map_link: flag(event.show_map_link),
+    hide_from_listings: event.hide_from_listings === 1,
+    sticky: event.sticky === 1,
+    featured: event.featured === 1,
+    categories: embedded.categories,
+    tags: embedded.tags,
+    venue: embedded.venue,
+    organizer: embedded.organizer,
+    custom_fields: [],
+  };
+  if (jsonLd) {
+    const venue = embedded.venue;
+    body.json_ld = eventJsonLd({
+      ...event,
+      title: body.title as string,
+      imageUrl: image ? image.url : undefined,
+      url,
+      cost,
+      currencySymbol: event.currency_symbol === '' ? '$' : event.currency_symbol,
+      freeWord: ctx.t('cost_free'),
+      location: Array.isArray(venue) ? undefined : venue.json_ld,
+      organizer: embedded.organizer[0]?.json_ld,
+    });
+  }
+  return body;
+}
+
+/**
+ * Event objects (10-events §3) in the reference's key order, with images, terms, venue and
+ * organizers loaded in batches: a fixed number of queries for any number of events.
+ */
+export async function serializeEvents(
+  db: Kysely<Database>,
+  events: readonly EventRow[],
+  ctx: RestContext,
+  options: EventSerializeOptions = {},
+): Promise<Record<string, unknown>[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((event) => event.id);
+  const jsonLd = options.jsonLd === true;
+  const [images, terms, linked] = await Promise.all([
+    new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
+    loadEmbeddedTerms(db, ids, ctx),
+    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd }),
+  ]);
+  return events.map((event) => {
+    const body = serializeOne(
+      event,
+      {
+        image: event.image_id === null ? undefined : images.get(event.image_id),
+        categories: terms.get(event.id)?.categories ?? [],
+        tags: terms.get(event.id)?.tags ?? [],
+        venue: linked.get(event.id)?.venue ?? [],
+        organizer: linked.get(event.id)?.organizer ?? [],
+      },
+      ctx,
+      jsonLd,
+    );
+    return options.locked?.(event) ? redactLockedEvent(body) : body;
+  });
+}
+
+export async function serializeEvent(
+  db: Kysely<Database>,
+  event: EventRow,
+  ctx: RestContext,
+  options: EventSerializeOptions = {},
+): Promise<Record<string, unknown>> {
+  const [body] = await serializeEvents(db, [event], ctx, options);
+  return body;
+}

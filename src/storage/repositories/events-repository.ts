@@ -1,0 +1,161 @@
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { DateWindowParam } from '../../domain/dates/date-window.ts';
+import type { Status } from '../../domain/status.ts';
+import type { SearchTerms } from '../../domain/text/search.ts';
+import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
+import { containsInsensitive, toInt } from '../sql-helpers.ts';
+import { effectiveStatusIn } from './linked-posts-repository.ts';
+
+/** The filters of the event list (10-events §4.2–§4.4), already validated and resolved to ids. */
+export interface EventListFilter {
+  statuses: readonly Status[];
+  /** Compare the window with UTC instants (site zone UTC) or with each event's local wall clock. */
+  windowOnUtc: boolean;
+  bounds: Partial<Record<DateWindowParam, string>>;
+  search?: SearchTerms;
+  /** Categories with their descendants. */
+  categoryIds?: readonly number[];
+  tagIds?: readonly number[];
+  venueIds?: readonly number[];
+  organizerIds?: readonly number[];
+  featured?: boolean;
+  include?: readonly number[];
+  postParent?: number;
+}
+
+type EventQuery = SelectQueryBuilder<Database, 'events', object>;
+type Changes = Partial<Omit<EventRow, 'id'>>;
+
+const SEARCHED = ['title', 'excerpt', 'description'] as const;
+
+function anyField(eb: ExpressionBuilder<Database, 'events'>, word: string) {
+  return eb.or(SEARCHED.map((column) => containsInsensitive(eb.ref(`events.${column}`), word)));
+}
+
+/**
+ * Events and their links to organizers and terms; the only SQL about events. A scheduled event
+ * reads as published once its instant has passed (40 §6.1), evaluated at read time as for
+ * venues and organizers, so every instance sees the change at the same moment.
+ */
+export class EventsRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Now in UTC, `YYYY-MM-DD HH:MM:SS`. */
+    private readonly nowUtc: string,
+  ) {}
+
+  private asOfNow(row: EventRow): EventRow {
+    return row.status === 'future' && row.date_utc <= this.nowUtc ? { ...row, status: 'publish' } : row;
+  }
+
+  async findById(id: number): Promise<EventRow | undefined> {
+    const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.asOfNow(row);
+  }
+
+  /** The oldest event carrying `slug` in any status (slugs are unique among events). */
+  async findIdBySlug(slug: string): Promise<number | undefined> {
+    if (slug === '') return undefined;
+    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).orderBy('id').executeTakeFirst();
+    return row?.id;
+  }
+
+  /** One page of the list and the total across pages: two queries whatever the page size. */
+  async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number }> {
+    const query = this.filtered(filter);
+    const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const total = toInt(counted.n);
+    if (total <= (page - 1) * perPage) return { rows: [], total };
+    let ordered = query.selectAll('events');
+    ordered = filter.include
+      ? ordered.orderBy('date_local').orderBy('id')
+      : ordered.orderBy('start_local').orderBy('date_local').orderBy('id');
+    const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
+    return { rows: rows.map((row) => this.asOfNow(row)), total };
+  }
+
+  private filtered(filter: EventListFilter): EventQuery {
+    let query: EventQuery = this.db
+      .selectFrom('events')
+      .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
+      .where('hide_from_listings', '=', 0);
+    const start = filter.windowOnUtc ? 'start_utc' : 'start_local';
+    const end = filter.windowOnUtc ? 'end_utc' : 'end_local';
+    const { bounds } = filter;
+    if (bounds.start_date !== undefined) query = query.where(start, '>=', bounds.start_date);
+    if (bounds.end_date !== undefined) query = query.where(end, '<=', bounds.end_date);
+    if (bounds.starts_before !== undefined) query = query.where(start, '<', bounds.starts_before);
+    if (bounds.starts_after !== undefined) query = query.where(start, '>', bounds.starts_after);
+    if (bounds.ends_before !== undefined) query = query.where(end, '<', bounds.ends_before);
+    if (bounds.ends_after !== undefined) query = query.where(end, '>', bounds.ends_after);
+    for (const word of filter.search?.include ?? []) query = query.where((eb) => anyField(eb, word));
+    for (const word of filter.search?.exclude ?? []) query = query.where((eb) => eb.not(anyField(eb, word)));
+    for (const ids of [filter.categoryIds, filter.tagIds]) {
+      if (ids === undefined) continue;
+      query = query.where((eb) =>
+        eb.exists(eb.selectFrom('event_terms').select('event_terms.event_id').whereRef('event_terms.event_id', '=', 'events.id').where('event_terms.term_id', 'in', nonEmpty(ids))),
+      );
+    }
+    if (filter.venueIds !== undefined) query = query.where('venue_id', 'in', nonEmpty(filter.venueIds));
+    if (filter.organizerIds !== undefined) {
+      const ids = nonEmpty(filter.organizerIds);
+      query = query.where((eb) =>
+        eb.exists(eb.selectFrom('event_organizers').select('event_organizers.event_id').whereRef('event_organizers.event_id', '=', 'events.id').where('event_organizers.organizer_id', 'in', ids)),
+      );
+    }
+    if (filter.featured !== undefined) query = query.where('featured', '=', filter.featured ? 1 : 0);
+    if (filter.include !== undefined) query = query.where('id', 'in', nonEmpty(filter.include));
+    if (filter.postParent !== undefined) query = query.where('post_parent', '=', filter.postParent);
+    return query;
+  }
+
+  async insert(row: EventRow): Promise<void> {
+    await this.db.insertInto('events').values(row).execute();
+  }
+
+  async update(id: number, changes: Changes): Promise<void> {
+    await this.db.updateTable('events').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Replaces the event's organizers, keeping the given order. */
+  async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
+    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+    if (organizerIds.length === 0) return;
+    await this.db
+      .insertInto('event_organizers')
+      .values(organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
+      .execute();
+  }
+
+  /** Replaces the event's terms of one taxonomy, keeping those of the other. */
+  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
+    await this.db
+      .deleteFrom('event_terms')
+      .where('event_id', '=', eventId)
+      .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', '=', taxonomy))
+      .execute();
+    if (termIds.length === 0) return;
+    await this.db
+      .insertInto('event_terms')
+      .values(termIds.map((term_id, position) => ({ event_id: eventId, term_id, position })))
+      .execute();
+  }
+
+  /** Whether every id names a record of `kind` (one query for the whole list). */
+  async allOfKind(ids: readonly number[], kind: ObjectKind): Promise<boolean> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return false;
+    const row = await this.db
+      .selectFrom('objects')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('id', 'in', unique)
+      .where('kind', '=', kind)
+      .executeTakeFirstOrThrow();
+    return toInt(row.n) === unique.length;
+  }
+}
+
+/** `in ()` is not SQL; an empty id list matches nothing, as `in (0)` does (ids start at 1). */
+function nonEmpty(ids: readonly number[]): number[] {
+  return ids.length > 0 ? [...ids] : [0];
+}
