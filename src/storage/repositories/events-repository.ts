@@ -96,11 +96,23 @@ export class EventsRepository {
         eb.exists(eb.selectFrom('event_terms').select('event_terms.event_id').whereRef('event_terms.event_id', '=', 'events.id').where('event_terms.term_id', 'in', nonEmpty(ids))),
       );
     }
-    if (filter.venueIds !== undefined) query = query.where('venue_id', 'in', nonEmpty(filter.venueIds));
+    // A trashed venue or organizer is as if not linked (20 §8.2), for the filters too.
+    if (filter.venueIds !== undefined) {
+      const ids = nonEmpty(filter.venueIds);
+      query = query.where('venue_id', 'in', (eb) => eb.selectFrom('venues').select('venues.id').where('venues.id', 'in', ids).where('venues.status', '!=', 'trash'));
+    }
     if (filter.organizerIds !== undefined) {
       const ids = nonEmpty(filter.organizerIds);
       query = query.where((eb) =>
-        eb.exists(eb.selectFrom('event_organizers').select('event_organizers.event_id').whereRef('event_organizers.event_id', '=', 'events.id').where('event_organizers.organizer_id', 'in', ids)),
+        eb.exists(
+          eb
+            .selectFrom('event_organizers')
+            .innerJoin('organizers', 'organizers.id', 'event_organizers.organizer_id')
+            .select('event_organizers.event_id')
+            .whereRef('event_organizers.event_id', '=', 'events.id')
+            .where('event_organizers.organizer_id', 'in', ids)
+            .where('organizers.status', '!=', 'trash'),
+        ),
       );
     }
     if (filter.featured !== undefined) query = query.where('featured', '=', filter.featured ? 1 : 0);

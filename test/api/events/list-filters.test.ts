@@ -94,6 +94,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await listedIds(t, `?organizer[0]=${one.organizer[0].id}&organizer[1]=${two.organizer[0].id}`), [one.id, two.id, both.id]);
     });
 
+    test('a trashed venue or organizer no longer selects its events; restoring it does again', async () => {
+      const event = await createEvent(t, 'editor', { venue: { venue: 'Trashfilter Hall' }, organizer: [{ organizer: 'Trashfilter Org' }] });
+      const venue = event.venue.id;
+      const organizer = event.organizer[0].id;
+      assert.equal((await t.request('DELETE', `${NS}/venues/${venue}`, { as: 'editor' })).status, 200);
+      assert.equal((await t.request('DELETE', `${NS}/organizers/${organizer}`, { as: 'editor' })).status, 200);
+      assert.deepEqual(await listedIds(t, `?venue=${venue}`), []);
+      assert.deepEqual(await listedIds(t, `?organizer=${organizer}`), []);
+      await t.request('POST', `${NS}/venues/${venue}`, { as: 'editor', body: { status: 'publish' } });
+      await t.request('POST', `${NS}/organizers/${organizer}`, { as: 'editor', body: { status: 'publish' } });
+      assert.deepEqual(await listedIds(t, `?venue=${venue}`), [event.id]);
+      assert.deepEqual(await listedIds(t, `?organizer=${organizer}`), [event.id]);
+    });
+
     test('featured: true only featured, false only the others', async () => {
       const featured = await createEvent(t, 'editor', { title: 'Featmark A', featured: true });
       const plain = await createEvent(t, 'editor', { title: 'Featmark B' });
