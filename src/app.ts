@@ -1,12 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './domain/dates/clock.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
+import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth } from './http/routes/health.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { UsersService } from './services/users-service.ts';
@@ -18,6 +20,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** false silences request logs (tests). */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests that read them). */
+  loggerStream?: DestinationStream;
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -28,11 +32,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } },
+        : {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            ...(options.loggerStream ? { stream: options.loggerStream } : {}),
+          },
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
+    frameworkErrors: routerErrorAnswer(config.basePath),
     rewriteUrl(req) {
       const method = overriddenMethod(req.url ?? '/', req.headers['x-http-method-override']);
       if (method) req.method = method;
@@ -50,5 +59,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
   registerNamespace(app, adminNamespace(users), registerOptions);
   registerHealth(app, storage, config.basePath);
+  await registerDocsPage(app, config);
   return app;
 }

@@ -206,7 +206,7 @@ export class EventsService {
     return this.db.transaction().execute(async (trx) => {
       const now = ctx.now;
       const nowUtc = formatWall(now);
-      const current = await this.existing(trx, id, now);
+      const current = await this.existing(trx, id, now, true);
       const changes: Partial<EventRow> = {};
 
       const zone = fields.timezone === undefined ? current.timezone || this.siteZone : fields.timezone || this.siteZone;
@@ -279,7 +279,7 @@ export class EventsService {
   /** DELETE without force (§8): into the trash, 410 when already there. */
   async trash(ctx: RestContext, id: number): Promise<EventRow> {
     return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
-      const current = await this.existing(trx, id, ctx.now);
+      const current = await this.existing(trx, id, ctx.now, true);
       if (current.status === 'trash') throw new RestError(410, 'event-is-in-trash');
       const nowUtc = formatWall(ctx.now);
       const events = new EventsRepository(trx, nowUtc);
@@ -298,15 +298,19 @@ export class EventsService {
    */
   async deletePermanently<T>(id: number, now: Date, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
     return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
-      const previous = await describe(trx, await this.existing(trx, id, now));
+      const previous = await describe(trx, await this.existing(trx, id, now, true));
       // The event row, its organizer and term links cascade from its id.
       await new ObjectsRepository(trx).delete(id);
       return previous;
     }));
   }
 
-  /** 404 for an unknown id, 400 for an id of another kind (10-events §5, §7.1, §8). */
-  private async existing(db: Kysely<Database>, id: number, now: Date): Promise<EventRow> {
+  /**
+   * 404 for an unknown id, 400 for an id of another kind (10-events §5, §7.1, §8). `forWrite`
+   * locks the row first, so that concurrent writes to one event run one after the other.
+   */
+  private async existing(db: Kysely<Database>, id: number, now: Date, forWrite = false): Promise<EventRow> {
+    if (forWrite) await new EventsRepository(db, formatWall(now)).lockRow(id);
     const kind = id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;
     if (kind === undefined) throw new RestError(404, 'rest-event-not-found', { vars: { id } });
     if (kind !== 'event') throw new RestError(400, 'rest-invalid-event-id', { vars: { id } });

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
+import { PortableParameters } from './portable-parameters.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -53,7 +54,7 @@ function openSqlite(path: string): Kysely<Database> {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
 }
 
 async function openPostgres(connectionString: string, schema: string | undefined): Promise<Kysely<Database>> {
@@ -73,7 +74,7 @@ async function openPostgres(connectionString: string, schema: string | undefined
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new PortableParameters('postgres')] });
 }
 
 /** Opens the database named by DATABASE_URL and brings its schema up to date. */

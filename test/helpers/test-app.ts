@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { ROLES, type Role } from '../../src/domain/auth/capabilities.ts';
@@ -47,6 +48,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Receives the app's log lines (set LOG_LEVEL in env); without it the app does not log. */
+  loggerStream?: DestinationStream;
 }
 
 export const NS = '/calendar/events/v1';
@@ -68,7 +71,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     }),
   };
   const clock = options.clock;
-  const app = await buildApp({ config, storage, clock, logger: false });
+  const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream });
   const service = new UsersService(storage, clock ?? (() => new Date()));
   const users = {} as Record<Role, TestUser>;
   const others = {} as Record<Role, TestUser>;

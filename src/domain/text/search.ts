@@ -51,11 +51,18 @@ function keptWords(matches: readonly string[]): string[] {
 }
 
 /**
+ * More distinct pieces than any real search has; every piece is one SQL
+ * condition per field, and a statement that large is refused by the database.
+ */
+const MAX_VENUE_PIECES = 100;
+
+/**
  * Pieces that must all occur in one venue/organizer field. An empty list
- * means the search can match nothing.
+ * means the search can match nothing (so does an absurdly long one).
  */
 export function venueSearchPieces(search: string): string[] {
-  return search.split(/[^A-Za-z0-9-]+/).filter((piece) => piece !== '');
+  const pieces = [...new Set(search.split(/[^A-Za-z0-9-]+/).filter((piece) => piece !== ''))];
+  return pieces.length > MAX_VENUE_PIECES ? [] : pieces;
 }
 
 /** Escapes `\`, `%` and `_` for `LIKE … ESCAPE '\'`. */

@@ -1,6 +1,6 @@
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { RestError } from '../../domain/errors.ts';
 
@@ -20,13 +20,21 @@ export function parseQueryString(text: string): Record<string, unknown> {
   return qs.parse(text, QS_OPTIONS) as Record<string, unknown>;
 }
 
-/** Multipart fields arrive flat (`categories[]`); re-read them with the PHP rules above. */
-function nestMultipartFields(fields: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The fields of a multipart body; they arrive flat (`categories[]`) and are re-read with the PHP
+ * rules above. Files are drained unread (no route takes uploads). A body the parser cannot read
+ * (no boundary, cut short) is bad input, not a server error; limits keep their own answer (413).
+ */
+async function readMultipartFields(request: FastifyRequest): Promise<Record<string, unknown>> {
   const pairs: [string, string][] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item === 'string') pairs.push([name, item]);
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') part.file.resume();
+      else if (typeof part.value === 'string') pairs.push([part.fieldname, part.value]);
     }
+  } catch (error) {
+    if (typeof (error as FastifyError).code === 'string' && (error as FastifyError).code.startsWith('FST_')) throw error;
+    throw new RestError(400, 'rest_invalid_json');
   }
   return parseQueryString(new URLSearchParams(pairs).toString());
 }
@@ -45,18 +53,9 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
     });
   });
   await app.register(formBody, { bodyLimit, parser: (text) => parseQueryString(text) });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: bodyLimit, files: 5, fields: 1000, fieldSize: bodyLimit, parts: 1005 },
-    async onFile(part) {
-      // No route takes file uploads; drain them so the fields after them can be read.
-      part.file.resume();
-    },
-  });
+  await app.register(multipart, { limits: { fileSize: bodyLimit, files: 5, fields: 1000, fieldSize: bodyLimit, parts: 1005 } });
   app.addHook('preValidation', async (request) => {
-    if (request.isMultipart() && request.body && typeof request.body === 'object') {
-      request.body = nestMultipartFields(request.body as Record<string, unknown>);
-    }
+    if (request.isMultipart()) request.body = await readMultipartFields(request);
   });
   // Bodies of other types carry no parameters (as in the reference), but still count against the limit.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => done(null, undefined));

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { translate } from '../../i18n/catalog.ts';
 import { InvalidParamsError, RestError } from '../../domain/errors.ts';
 import { sendJson } from '../rest/send.ts';
+import { languageOfPath } from './request-state.ts';
+import { setSecurityHeaders } from './security.ts';
 
 interface ErrorBody {
   code: string;
@@ -57,12 +59,27 @@ export function sendRestError(error: RestError, request: FastifyRequest, reply: 
 }
 
 /**
+ * Errors of the router itself (a path that cannot be percent-decoded, a path segment longer than
+ * any identifier): no route can serve such a path. They arrive before any hook has run.
+ */
+export function routerErrorAnswer(basePath: string) {
+  return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    request.lang = languageOfPath(request.url, basePath);
+    setSecurityHeaders(request, reply);
+    return sendRestError(new RestError(404, 'rest_no_route'), request, reply);
+  };
+}
+
+/**
  * Every error leaves as JSON in the WordPress REST shape. Unexpected ones are logged with their
  * stack and answered with a 500 that says nothing about the internals.
  */
 export function registerErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof RestError) return sendRestError(error, request, reply);
+    if (error instanceof RestError) {
+      if (error.cause !== undefined) request.log.error({ err: error.cause }, `request failed: ${error.code}`);
+      return sendRestError(error, request, reply);
+    }
     const mapped = fromFrameworkError(error, bodyLimit);
     if (mapped) return sendRestError(mapped, request, reply);
     request.log.error({ err: error }, 'unhandled error');

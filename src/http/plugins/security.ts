@@ -1,20 +1,22 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { RestError } from '../../domain/errors.ts';
 
 /** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
+export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('X-Frame-Options', 'DENY');
+  reply.header('Referrer-Policy', 'no-referrer');
+  reply.header('X-Robots-Tag', 'noindex');
+  // Pages that need more (the documentation UI) set their own policy.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+}
+
 function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Robots-Tag', 'noindex');
-    // Pages that need more (the documentation UI) set their own policy.
-    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-    if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
-  });
+  app.addHook('onSend', async (request, reply) => setSecurityHeaders(request, reply));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { UsersService } from '../../services/users-service.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { NamespaceDef } from '../rest/endpoint.ts';
 import { NAMESPACE } from '../rest/urls.ts';
+import { docRoute } from './doc.ts';
 import { eventRoutes } from './events.ts';
 import { organizerRoutes, venueRoutes } from './linked-posts.ts';
 import { rootRoute } from './root.ts';
@@ -25,6 +26,7 @@ export function eventsNamespace(deps: AppDeps): NamespaceDef {
   const def: NamespaceDef = { namespace: NAMESPACE, routes: [] };
   def.routes.push(
     rootRoute(def),
+    docRoute(def),
     ...eventRoutes(deps),
     ...venueRoutes(deps),
     ...organizerRoutes(deps),

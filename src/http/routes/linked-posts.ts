@@ -22,6 +22,7 @@ import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
 import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
 import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
+import { isPositiveInteger } from '../rest/validators.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
@@ -43,9 +44,6 @@ interface Locator {
   find(db: Kysely<Database>, params: Readonly<Record<string, unknown>>, now: Date): Promise<LinkedRecord | undefined>;
 }
 
-function isPositiveInteger(value: unknown): boolean {
-  return (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) || (typeof value === 'string' && /^\d+$/.test(value) && Number(value) >= 1);
-}
 
 /** A query value as the links write it back. */
 function linkValue(value: unknown): string {

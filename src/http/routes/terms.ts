@@ -12,10 +12,10 @@ import type { RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../rest/validate-args.ts';
 import { TERM_COLLECTIONS, isHierarchical, serializeTerm } from '../serializers/term-serializer.ts';
 import type { AppDeps } from './index.ts';
+import { isNonEmptyString, positiveInteger } from '../rest/validators.ts';
 
 /** Values above this are silently lowered (30 §1.4 `per_page`). */
 const MAX_PER_PAGE = 50;
-const INTEGER_TEXT = /^\d+$/;
 
 /** What sets the two taxonomies apart; everything else is shared (30 §1). */
 interface TaxonomyDef {
@@ -36,16 +36,7 @@ export function tagRoutes(deps: AppDeps): RouteDef[] {
   return termRoutes(deps.storage.db, TAGS);
 }
 
-function isNonEmptyString(value: unknown): boolean {
-  return typeof value === 'string' && value !== '';
-}
 
-function positiveInteger(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  if (typeof value !== 'string' || !INTEGER_TEXT.test(value)) return undefined;
-  const number = Number(value);
-  return Number.isSafeInteger(number) && number > 0 ? number : undefined;
-}
 
 /** JSON null counts as not sent (30 §4.7). */
 function isSent(value: unknown): boolean {

@@ -5,6 +5,7 @@ import type { SearchTerms } from '../../domain/text/search.ts';
 import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
 import { containsInsensitive, toInt } from '../sql-helpers.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
+import { asOfNow } from '../../domain/posts/scheduled.ts';
 
 /** The filters of the event list (10-events §4.2–§4.4), already validated and resolved to ids. */
 export interface EventListFilter {
@@ -44,13 +45,18 @@ export class EventsRepository {
     private readonly nowUtc: string,
   ) {}
 
-  private asOfNow(row: EventRow): EventRow {
-    return row.status === 'future' && row.date_utc <= this.nowUtc ? { ...row, status: 'publish' } : row;
-  }
-
   async findById(id: number): Promise<EventRow | undefined> {
     const row = await this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && this.asOfNow(row);
+    return row && asOfNow(row, this.nowUtc);
+  }
+
+  /**
+   * Takes the event's row lock until the transaction ends, before it is read for a write: on
+   * PostgreSQL a concurrent write then waits instead of being overwritten from a stale read
+   * (SQLite runs one write transaction at a time anyway). Portable SQL: a no-op update.
+   */
+  async lockRow(id: number): Promise<void> {
+    await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
 
   /** The oldest event carrying `slug` in any status (slugs are unique among events). */
@@ -71,7 +77,7 @@ export class EventsRepository {
       ? ordered.orderBy('date_local').orderBy('id')
       : ordered.orderBy('start_local').orderBy('date_local').orderBy('id');
     const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
-    return { rows: rows.map((row) => this.asOfNow(row)), total };
+    return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
   }
 
   private filtered(filter: EventListFilter): EventQuery {

@@ -1,10 +1,10 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
 import type { LinkedFlag, LinkedPostType, LinkedTextField } from '../../domain/linked-posts/linked-post-type.ts';
 import type { Status } from '../../domain/status.ts';
 import type { Database, PostColumns } from '../schema.ts';
 import { containsInsensitive, toInt } from '../sql-helpers.ts';
 import { ObjectsRepository } from './objects-repository.ts';
+import { asOfNow } from '../../domain/posts/scheduled.ts';
 
 /** A stored venue or organizer; the text fields and flags present are those of its type. */
 export interface LinkedRecord extends PostColumns, Partial<Record<LinkedTextField, string>>, Partial<Record<LinkedFlag, number>> {
@@ -44,11 +44,6 @@ export function effectiveStatusIn(alias: string, statuses: readonly Status[], no
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
 
-/** The status a stored record has now (see effectiveStatusIn). */
-function asOfNow<T extends { status: string; date_utc: string }>(row: T, nowUtc: string): T {
-  if (row.status === 'future' && row.date_utc !== ZERO_DATETIME && row.date_utc <= nowUtc) return { ...row, status: 'publish' };
-  return row;
-}
 
 /**
  * Venues or organizers, one class for both tables. Only the post columns, `name`, `phone` and

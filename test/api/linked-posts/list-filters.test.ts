@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { ORGANIZERS, VENUES, createLinked, ids, insertEvent, manualClock } from './support.ts';
+import { ORGANIZERS, VENUES, createLinked, insertEvent, manualClock } from './support.ts';
 
 const BASE = 'http://calendar.test/calendar/events/v1';
 

@@ -17,6 +17,7 @@ import type { ArgSpec, ArgSpecs } from '../../rest/arg-spec.ts';
 import { parseList } from '../../rest/coerce.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
+import { isNonEmptyString, isPositiveInteger } from '../../rest/validators.ts';
 
 /** What the event validators look things up in. */
 export interface EventArgsDeps {
@@ -24,10 +25,6 @@ export interface EventArgsDeps {
   events: EventsService;
 }
 
-function isPositiveInteger(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0;
-  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) && Number.isSafeInteger(Number(value)) && Number(value) > 0;
-}
 
 /** A list of positive integers (`include`, `venue`, `organizer`), or null when any entry is not one. */
 function positiveIntegers(value: unknown): number[] | null {
@@ -35,7 +32,6 @@ function positiveIntegers(value: unknown): number[] | null {
   return items.length > 0 && items.every(isPositiveInteger) ? items.map(Number) : null;
 }
 
-const isNonEmptyString = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 /** A date-time input of 10-events §2.1 (valid whatever zone it is later read in). */
 const isDateInput = (value: unknown, ctx: RestContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;

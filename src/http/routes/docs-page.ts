@@ -1,0 +1,81 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../config.ts';
+import { escapeSpecialChars } from '../../domain/text/entities.ts';
+import { EDITION_PREFIXES, LANGUAGES, type Language } from '../../i18n/catalog.ts';
+import { translateDescription } from '../../i18n/descriptions/index.ts';
+import { INFO_TITLE } from '../openapi/document.ts';
+import { NAMESPACE } from '../rest/urls.ts';
+
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const OWN_ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../openapi/ui');
+
+/** The only files served under `{base}/docs/assets/`: the UI package ships more (demo pages, source maps). */
+const ASSETS = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/favicon-32x32.png', '/favicon-16x16.png', '/docs-init.js']);
+
+/**
+ * Scripts and styles from this service only, no inline code, requests ("try it") to this
+ * service only: to its public origin too when links are built from one.
+ */
+function contentSecurityPolicy(publicUrl: string | null): string {
+  const connect = publicUrl ? `'self' ${publicUrl}` : "'self'";
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${connect}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function page(lang: Language, basePath: string): string {
+  const assets = `${basePath}/docs/assets`;
+  const documentUrl = `${basePath}${EDITION_PREFIXES[lang]}/${NAMESPACE}/doc`;
+  const html = (text: string) => escapeSpecialChars(text, true);
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${html(translateDescription(lang, INFO_TITLE))}</title>
+<link rel="stylesheet" href="${html(assets)}/swagger-ui.css">
+<link rel="icon" type="image/png" sizes="32x32" href="${html(assets)}/favicon-32x32.png">
+<link rel="icon" type="image/png" sizes="16x16" href="${html(assets)}/favicon-16x16.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${html(assets)}/swagger-ui-bundle.js"></script>
+<script src="${html(assets)}/docs-init.js" data-document-url="${html(documentUrl)}"></script>
+</body>
+</html>
+`;
+}
+
+/**
+ * `{base}/docs` and `{base}/{da,it,es}/docs`: the browsable documentation, Swagger UI rendering
+ * the edition's `{ns}/doc`, served from this service (no CDN), with "try it" against it.
+ */
+export async function registerDocsPage(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: [SWAGGER_UI_DIR, OWN_ASSETS_DIR],
+    prefix: `${config.basePath}/docs/assets/`,
+    decorateReply: false,
+    index: false,
+    allowedPath: (pathName) => ASSETS.has(pathName),
+    maxAge: '1h',
+  });
+  const policy = contentSecurityPolicy(config.publicUrl);
+  for (const lang of LANGUAGES) {
+    const body = page(lang, config.basePath);
+    app.get(`${config.basePath}${EDITION_PREFIXES[lang]}/docs`, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('Content-Security-Policy', policy).send(body),
+    );
+  }
+}

@@ -1,0 +1,24 @@
+import { systemClock } from '../../../src/domain/dates/clock.ts';
+import { buildOpenApiDocument } from '../../../src/http/openapi/document.ts';
+import type { NamespaceDef } from '../../../src/http/rest/endpoint.ts';
+import { eventsNamespace } from '../../../src/http/routes/index.ts';
+import { UsersService } from '../../../src/services/users-service.ts';
+import type { TestApp } from '../../helpers/test-app.ts';
+
+/** The events namespace exactly as buildApp declares it, from the test app's own dependencies. */
+export function appNamespace(t: TestApp): NamespaceDef {
+  return eventsNamespace({ config: t.config, storage: t.storage, clock: systemClock, users: new UsersService(t.storage, systemClock) });
+}
+
+/** Every English text the document of this namespace shows (and so every text the editions must translate). */
+export function documentTexts(def: NamespaceDef): Set<string> {
+  const texts = new Set<string>();
+  buildOpenApiDocument(def, {
+    serverUrl: 'http://calendar.test/calendar/events/v1/',
+    describe: (english) => {
+      texts.add(english);
+      return english;
+    },
+  });
+  return texts;
+}
