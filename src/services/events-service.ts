@@ -201,8 +201,12 @@ export class EventsService {
     }));
   }
 
-  /** Partial update (§7): only sent fields change; the caller passed the permission gate. */
-  async update(ctx: RestContext, user: User, id: number, fields: EventFields): Promise<EventRow> {
+  /**
+   * Partial update (§7): only sent fields change; the caller passed the permission gate.
+   * `describe` renders the updated event inside the transaction, so that the answer shows what
+   * this request stored, not what a concurrent write made of it a moment later.
+   */
+  async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const now = ctx.now;
       const nowUtc = formatWall(now);
@@ -272,12 +276,12 @@ export class EventsService {
       const events = new EventsRepository(trx, nowUtc);
       await events.update(id, changes);
       await this.links(trx, events, id, user, ctx, fields);
-      return (await events.findById(id))!;
+      return describe(trx, (await events.findById(id))!);
     });
   }
 
-  /** DELETE without force (§8): into the trash, 410 when already there. */
-  async trash(ctx: RestContext, id: number): Promise<EventRow> {
+  /** DELETE without force (§8): into the trash, 410 when already there; `describe` as for update. */
+  async trash<T>(ctx: RestContext, id: number, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
     return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
       const current = await this.existing(trx, id, ctx.now, true);
       if (current.status === 'trash') throw new RestError(410, 'event-is-in-trash');
@@ -288,7 +292,7 @@ export class EventsService {
         modified_local: utcToWall(nowUtc, this.siteZone),
         modified_utc: nowUtc,
       });
-      return (await events.findById(id))!;
+      return describe(trx, (await events.findById(id))!);
     }));
   }
 

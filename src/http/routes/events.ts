@@ -19,6 +19,9 @@ import {
 } from './events/event-args.ts';
 import { listEndpoint } from './events/event-list.ts';
 import type { AppDeps } from './index.ts';
+import { ReadCache } from '../../services/read-cache.ts';
+import { JsonText } from '../rest/send.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 
 /**
  * The event routes of 10-events: the list and create, then read, delete and update by id and by
@@ -37,6 +40,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     password: { description: 'Accepted and ignored.' },
   };
 
+  const singles = new ReadCache<JsonText>(2000);
+
   const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
 
   /**
@@ -51,6 +56,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
+    const cache = await singles.open(db, formatWall(ctx.now));
     const event = await events.read(id, ctx.now);
     if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
     const record = eventOwnership(event);
@@ -59,12 +65,19 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       throw new RestError(403, 'event-password-protected');
     }
     const jsonLd = record.password === '' && (event.status !== 'private' || can(ctx.user, 'read_private_posts'));
-    return { body: await serializeEvent(db, event, ctx, { jsonLd }) };
+    // Who may see the event was decided above; what it looks like depends on these (the caller
+    // too: embedded venues and organizers carry their json_ld only for those who may read them).
+    const key = JSON.stringify([id, ctx.lang, ctx.urls.origin, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '']);
+    const body = await cache.get(key, async () => {
+      const value = await serializeEvent(db, event, ctx, { jsonLd });
+      return new JsonText(JSON.stringify(value), value);
+    });
+    return { body };
   };
 
   const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
-    const event = await events.update(ctx, ctx.user!, id, eventFields(params, specs, { update: true, slugInPath }));
-    return { body: await serializeEvent(db, event, ctx) };
+    const fields = eventFields(params, specs, { update: true, slugInPath });
+    return { body: await events.update(ctx, ctx.user!, id, fields, (trx, event) => serializeEvent(trx, event, ctx)) };
   };
 
   /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
@@ -73,7 +86,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       const previous = await events.deletePermanently(id, ctx.now, (trx, event) => serializeEvent(trx, event, ctx));
       return { body: { deleted: true, previous } };
     }
-    return { body: await serializeEvent(db, await events.trash(ctx, id), ctx) };
+    return { body: await events.trash(ctx, id, (trx, event) => serializeEvent(trx, event, ctx)) };
   };
 
   const read = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => number | Promise<number>): Endpoint => ({
@@ -95,7 +108,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache() }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [

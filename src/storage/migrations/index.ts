@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.ts';
 import { initialSchema } from './0001-initial.ts';
+import { dataVersion } from './0002-data-version.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -11,6 +12,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001-initial': initialSchema(dialect),
+        '0002-data-version': dataVersion(dialect),
       };
     },
   };

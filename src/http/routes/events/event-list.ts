@@ -14,12 +14,23 @@ import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
 import { serializeEvents } from '../../serializers/event-serializer.ts';
+import { JsonText } from '../../rest/send.ts';
+import type { ReadCache } from '../../../services/read-cache.ts';
 import { listArgs } from './event-args.ts';
+import { formatWall } from '../../../domain/dates/datetime-format.ts';
 
 export interface EventListDeps {
   db: Kysely<Database>;
   events: EventsService;
   siteZone: string;
+  /** Rendered list pages, valid while the data version stands. */
+  pages: ReadCache<CachedPage | null>;
+}
+
+export interface CachedPage {
+  body: JsonText;
+  total: number;
+  totalPages: number;
 }
 
 const MAX_PER_PAGE = 50;
@@ -94,24 +105,35 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     postParent: query.postParent,
   };
 
-  const { rows, total } = await deps.events.list(filter, page, perPage, ctx.now);
-  if (page > 1 && rows.length === 0) throw new RestError(404, 'event-archive-page-not-found');
-  const totalPages = Math.ceil(total / perPage);
   // The list reads `password` and `context` like the single routes, undeclared (§9).
   const unlock = { password: params.raw.password, contextEdit: params.raw.context === 'edit' };
-  const events = await serializeEvents(deps.db, rows, ctx, {
-    locked: (event) => !isUnlocked(eventOwnership(event), principal, unlock),
+  const editor = can(principal, 'edit_posts');
+  // Everything the page depends on: the computed filter (not the raw query, whose relative
+  // dates move with the clock), the addresses, and what unlocks protected events for this caller.
+  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.origin, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
+  const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
+  const rendered = await cache.get(key, async () => {
+    const { rows, total } = await deps.events.list(filter, page, perPage, ctx.now);
+    if (page > 1 && rows.length === 0) return null;
+    const totalPages = Math.ceil(total / perPage);
+    const events = await serializeEvents(deps.db, rows, ctx, {
+      locked: (event) => !isUnlocked(eventOwnership(event), principal, unlock),
+    });
+    const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
+    const body = { events, ...links, total, total_pages: totalPages };
+    return { body: new JsonText(JSON.stringify(body), body), total, totalPages };
   });
-  const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
+  if (rendered === null) throw new RestError(404, 'event-archive-page-not-found');
   return {
-    body: { events, ...links, total, total_pages: totalPages },
+    body: rendered.body,
     headers: {
-      'X-TEC-Total': String(total),
-      'X-TEC-TotalPages': String(totalPages),
-      Allow: can(principal, 'edit_posts') ? 'GET, POST' : 'GET',
+      'X-TEC-Total': String(rendered.total),
+      'X-TEC-TotalPages': String(rendered.totalPages),
+      Allow: editor ? 'GET, POST' : 'GET',
     },
   };
 }
+
 
 /** `GET {ns}/events` (10-events §4). */
 export function listEndpoint(deps: EventListDeps): Endpoint {
