@@ -26,6 +26,7 @@ import { ObjectsRepository } from '../storage/repositories/objects-repository.ts
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import { UsersRepository } from '../storage/repositories/users-repository.ts';
 import type { Database, MediaRow } from '../storage/schema.ts';
+import { lockUntilCommit } from '../storage/locks.ts';
 
 /** WordPress's post_name column length. */
 const SLUG_MAX_LENGTH = 200;
@@ -257,6 +258,7 @@ export async function createLinkedPost(
   env: WriteEnv,
 ): Promise<LinkedRecord> {
   const repo = repository(db, type, env.now);
+  await lockUntilCommit(db, `duplicate:${type.kind}:${(input.name ?? '').toLowerCase()}`);
   const match = await findDuplicate(repo, input, env.principal);
   if (match) {
     // Name and description are what matched; rewriting their letter case is no update anyone asked for.

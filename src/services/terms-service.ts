@@ -9,6 +9,7 @@ import type { RestContext } from '../http/rest/context.ts';
 import { isHierarchical, serializeEmbeddedTerm } from '../http/serializers/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
 import { TermsRepository, type CountedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
+import { lockUntilCommit } from '../storage/locks.ts';
 
 /** A term ready for the term serializer: its row with count, and its ancestors' slugs (root first). */
 export interface TermView {
@@ -297,6 +298,7 @@ export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, inpu
   const parent = isHierarchical(taxonomy) ? (input.parent ?? 0) : 0;
   const slugGiven = input.slug !== undefined;
   const slug = (slugGiven ? slugify(input.slug!) : '') || slugify(name);
+  await lockUntilCommit(trx, `term:${taxonomy}:${name.toLowerCase()}`);
   await refuseDuplicateName(repo, taxonomy, { name, slug, slugGiven, parent });
   const ancestors = await chainAbove(repo, parent);
   const description = input.description === undefined ? '' : termDescription(input.description, principal);

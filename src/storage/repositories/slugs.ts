@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { uniqueSlugCandidates } from '../../domain/text/slug.ts';
 import type { Database } from '../schema.ts';
+import { lockUntilCommit } from '../locks.ts';
 
 export type SluggedTable = 'events' | 'venues' | 'organizers';
 
@@ -11,6 +12,7 @@ export type SluggedTable = 'events' | 'venues' | 'organizers';
  */
 export async function findFreeSlug(db: Kysely<Database>, table: SluggedTable, base: string, excludeId?: number, maxLength?: number): Promise<string> {
   if (base === '') return '';
+  await lockUntilCommit(db, `slug:${table}:${base}`);
   let query = db.selectFrom(table).select('slug').where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]));
   if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
   const taken = new Set((await query.execute()).map((row) => row.slug));
