@@ -1,0 +1,37 @@
+import { openStorage } from '../src/storage/database.ts';
+
+/**
+ * Grows the seeded database to `target` events by copying the events the API created (with their
+ * venue, organizers and terms) straight into the tables, in batches: the growth measurement needs
+ * the data, not another half hour of API seeding. The triggers bump the data version as usual.
+ */
+export async function copyEvents(databaseUrl: string, target: number): Promise<void> {
+  const storage = await openStorage(databaseUrl);
+  const { db } = storage;
+  try {
+    const templates = await db.selectFrom('events').selectAll().orderBy('id').limit(2000).execute();
+    const ids = templates.map((event) => event.id);
+    const terms = await db.selectFrom('event_terms').selectAll().where('event_id', 'in', ids).execute();
+    const organizers = await db.selectFrom('event_organizers').selectAll().where('event_id', 'in', ids).execute();
+    const count = Number((await db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    for (let made = count; made < target; ) {
+      // SQLite allows 32,766 parameters per statement: 500 rows of about 40 columns stay under it.
+      const size = Math.min(500, target - made);
+      await db.transaction().execute(async (trx) => {
+        const fresh = await trx.insertInto('objects').values(Array.from({ length: size }, () => ({ kind: 'event' as const }))).returning('id').execute();
+        const rows = fresh.map(({ id }, index) => {
+          const template = templates[(made + index) % templates.length];
+          return { template, row: { ...template, id, slug: `${template.slug}-copy-${id}` } };
+        });
+        await trx.insertInto('events').values(rows.map(({ row }) => row)).execute();
+        const termLinks = rows.flatMap(({ template, row }) => terms.filter((link) => link.event_id === template.id).map((link) => ({ ...link, event_id: row.id })));
+        if (termLinks.length) await trx.insertInto('event_terms').values(termLinks).execute();
+        const organizerLinks = rows.flatMap(({ template, row }) => organizers.filter((link) => link.event_id === template.id).map((link) => ({ ...link, event_id: row.id })));
+        if (organizerLinks.length) await trx.insertInto('event_organizers').values(organizerLinks).execute();
+      });
+      made += size;
+    }
+  } finally {
+    await storage.close();
+  }
+}
