@@ -69,7 +69,3 @@ export class MissingParamsError extends RestError {
 export function forbidden(isVisitor: boolean): RestError {
   return new RestError(isVisitor ? 401 : 403, 'rest_forbidden');
 }
-
-export function noRoute(): RestError {
-  return new RestError(404, 'rest_no_route');
-}
