@@ -23,6 +23,20 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
+  /** The site's name in page titles and feeds; null = the host of the public origin (50 B.7). */
+  siteName: string | null;
+  /** The public calendar pages (55 §1). */
+  calendar: CalendarSettings;
+}
+
+export type CalendarView = 'month' | 'list' | 'day';
+
+export interface CalendarSettings {
+  defaultView: CalendarView;
+  listPerPage: number;
+  monthEventsPerDay: number;
+  /** 0 = Sunday … 6 = Saturday. */
+  weekStart: number;
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +95,14 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
   });
 }
 
+function calendarView(raw: string | undefined): CalendarView {
+  const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
+  if (value !== 'month' && value !== 'list' && value !== 'day') {
+    throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be month, list or day, got "${raw}"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -99,5 +121,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
+    siteName: env.CALENDAR_SITE_NAME?.trim() || null,
+    calendar: {
+      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
+      listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
+      monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
+      weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+    },
   };
 }

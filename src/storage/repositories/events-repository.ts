@@ -22,6 +22,8 @@ export interface EventListFilter {
   featured?: boolean;
   include?: readonly number[];
   postParent?: number;
+  /** Newest first (the pages' past mode and neighbours, 55 §5); the API always lists oldest first. */
+  descending?: boolean;
 }
 
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
@@ -73,9 +75,10 @@ export class EventsRepository {
     const total = toInt(counted.n);
     if (total <= (page - 1) * perPage) return { rows: [], total };
     let ordered = query.selectAll('events');
+    const direction = filter.descending ? 'desc' : 'asc';
     ordered = filter.include
-      ? ordered.orderBy('date_local').orderBy('id')
-      : ordered.orderBy('start_local').orderBy('date_local').orderBy('id');
+      ? ordered.orderBy('date_local', direction).orderBy('id', direction)
+      : ordered.orderBy('start_local', direction).orderBy('date_local', direction).orderBy('id', direction);
     const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
     return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
   }
