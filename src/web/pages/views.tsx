@@ -243,7 +243,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                                 <a href={localHref(env, event.url)}>{event.title}</a>
                               ) : (
                                 <span class="continues">
-                                  {t('page_continues')} <a class="vh" href={localHref(env, event.url)}>{event.title}</a>
+                                  {t('page_continues')} <span class="vh">{event.title}</span>
                                 </span>
                               )}
                               {titled && event.featured ? <span class="featured-label">{t('page_featured')}</span> : null}
