@@ -153,6 +153,8 @@ export function Frame(props: FrameProps) {
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
         <link rel="stylesheet" href={`${env.basePath}${STYLESHEET_PATH}`} />
+        {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
+        <link rel="icon" href="data:," />
         {props.jsonLd && props.jsonLd.length > 0 ? (
           <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(props.jsonLd) }} />
         ) : null}

@@ -63,6 +63,34 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('link walk: from /events/ and every API url, every internal link answers 200, 301 or 302, in every edition', async () => {
+      const starts = new Set<string>();
+      for (const edition of EDITIONS) {
+        starts.add(`${edition}/events/`);
+        const list = await f.t.request('GET', `${edition}${NS}/events?per_page=50`);
+        for (const event of list.body.events) starts.add(new URL(event.url).pathname);
+        const venues = await f.t.request('GET', `${edition}${NS}/venues`);
+        for (const venue of venues.body.venues) starts.add(new URL(venue.url).pathname);
+      }
+      const seen = new Set<string>();
+      const broken: string[] = [];
+      for (const start of starts) {
+        const page = await get(start);
+        assert.equal(page.status, 200, start);
+        for (const href of hrefs(page.text)) {
+          const internal = href.startsWith('/') || href.startsWith('http://calendar.test/');
+          const path = href.replace('http://calendar.test', '');
+          // The feeds belong to the iCalendar routes (50), linked by URL only.
+          if (!internal || path.includes(NS) || seen.has(path)) continue;
+          seen.add(path);
+          const status = (await get(path)).status;
+          if (![200, 301, 302].includes(status)) broken.push(`${start} → ${path}: ${status}`);
+        }
+      }
+      assert.deepEqual(broken, []);
+      assert.ok(seen.size > 100, `walked ${seen.size} links`);
+    });
+
     test('headers: the page CSP exactly, framing by the site, ETag and 304, indexable month and single', async () => {
       for (const url of ['/events/2026-04/', `/event/${f.slugs.concert}/`]) {
         const res = await get(url);

@@ -107,7 +107,7 @@ export const da: Catalogue = {
   page_no_results_keyword_view: "Der blev ikke fundet resultater for \"{keyword}\".",
   page_no_results_view: "Der blev ikke fundet resultater for denne visning.",
   page_next_month_with_events: "Se næste måned med begivenheder",
-  page_more: "+ {count} mere",
+  page_more: "+ {count} flere",
   page_more_label: "+ {count} flere begivenheder den {date}",
   page_continues: "fortsætter",
   page_previous_month_cell: "(forrige måned)",

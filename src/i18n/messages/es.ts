@@ -108,7 +108,7 @@ export const es: Catalogue = {
   page_no_results_view: "No se encontraron resultados para esta vista.",
   page_next_month_with_events: "Ver el próximo mes con eventos",
   page_more: "+ {count} más",
-  page_more_label: "+ {count} eventos más el {date}",
+  page_more_label: "+ {count} más: eventos del {date}",
   page_continues: "continúa",
   page_previous_month_cell: "(mes anterior)",
   page_next_month_cell: "(mes siguiente)",
