@@ -10,7 +10,7 @@ const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Españ
  * JSON inside a script element: `<`, `>`, `&`, U+2028 and U+2029 escaped so no text can close
  * the element (55 §7.2).
  */
-export function scriptJson(value: unknown): string {
+function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -1,4 +1,4 @@
-import { EDITION_PREFIXES, LANGUAGES, type Language } from '../i18n/catalog.ts';
+import { EDITION_PREFIXES, type Language } from '../i18n/catalog.ts';
 import type { PageEnv } from './model.ts';
 
 export type ViewKind = 'month' | 'list' | 'day';
@@ -55,8 +55,6 @@ export function viewHref(env: PageEnv, state: ViewState): string {
 export function inEdition(env: PageEnv, lang: Language): string {
   return editionPath(env, env.path, lang);
 }
-
-export const EDITIONS = LANGUAGES;
 
 /** Term archive links are built from the term, never copied from its edition-less `url` (55 §11). */
 export function archiveHref(env: PageEnv, archive: ArchiveRef): string {

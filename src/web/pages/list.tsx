@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { datePart, monthPart, monthTitle } from '../dates.ts';
 import { EventSummary } from '../event-parts.tsx';
 import type { EventView, PageEnv } from '../model.ts';
@@ -5,6 +6,17 @@ import type { EventView, PageEnv } from '../model.ts';
 /** A link, or the same text as plain (disabled) text when there is nowhere to go. */
 export function MaybeLink({ href, children, label }: { href: string | undefined; children: string; label?: string }) {
   return href === undefined ? <span class="disabled">{children}</span> : <a href={href} aria-label={label}>{children}</a>;
+}
+
+/** A titled group of event summaries: an `<h2>` (also a landmark name) over `<h3>` events. */
+export function EventSection({ env, id, title, events }: { env: PageEnv; id: string; title: ComponentChildren; events: EventView[] }) {
+  if (events.length === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {events.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
+    </section>
+  );
 }
 
 /** Events under `<h2>` month headings, each month by max(start, P) (55 §5). */
@@ -20,10 +32,7 @@ export function MonthGroupedEvents({ env, events, from }: { env: PageEnv; events
   return (
     <>
       {groups.map((group) => (
-        <section aria-labelledby={`month-${group.month}`}>
-          <h2 id={`month-${group.month}`}>{monthTitle(env.lang, group.month)}</h2>
-          {group.events.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
-        </section>
+        <EventSection env={env} id={`month-${group.month}`} title={monthTitle(env.lang, group.month)} events={group.events} />
       ))}
     </>
   );
@@ -54,12 +63,7 @@ export function NoUpcoming({ env, latestPast }: { env: PageEnv; latestPast: Even
   return (
     <>
       <p>{t('page_no_upcoming')}</p>
-      {latestPast.length > 0 ? (
-        <section aria-labelledby="latest-past">
-          <h2 id="latest-past">{t('page_latest_past')}</h2>
-          {latestPast.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
-        </section>
-      ) : null}
+      <EventSection env={env} id="latest-past" title={t('page_latest_past')} events={latestPast} />
     </>
   );
 }

@@ -26,13 +26,13 @@ function googleDates(event: EventView): { dates: string; ctz?: string } {
   return { dates: `${compact(event.utc_start_date)}Z/${compact(event.utc_end_date)}Z` };
 }
 
-export function locationText(venue: LinkedView | undefined): string | undefined {
+function locationText(venue: LinkedView | undefined): string | undefined {
   if (!venue) return undefined;
   const text = [linkedName(venue), ...addressParts(venue)].filter((part) => part !== '').join(', ');
   return text === '' ? undefined : text;
 }
 
-export function googleCalendarLink(env: PageEnv, event: EventView): string {
+function googleCalendarLink(env: PageEnv, event: EventView): string {
   const { dates, ctz } = googleDates(event);
   let details = plainTextExcerpt(event.description, Number.MAX_SAFE_INTEGER);
   if (details.length > 1000) details = `${details.slice(0, 1000)} ${env.t('page_full_description', { url: event.url })}`;

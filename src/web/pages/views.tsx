@@ -12,11 +12,11 @@ import {
   timeText,
   weekdayName,
 } from '../dates.ts';
-import { EventSummary, localHref } from '../event-parts.tsx';
+import { localHref } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, viewHref, type ViewState } from '../links.ts';
 import type { EventView, PageEnv } from '../model.ts';
-import { ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
+import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
 
 /** What every view page shows around its body (55 §3, §9). */
 export interface ViewFrame {
@@ -312,25 +312,15 @@ function DayView({ env, model }: { env: PageEnv; model: DayModel }) {
           {model.nextEventDay ? <> <a href={dayHref(model.nextEventDay)}>{t('page_next_day_with_events')}</a></> : null}
         </p>
       ) : null}
-      {allDay.length > 0 ? (
-        <section aria-labelledby="all-day">
-          <h2 id="all-day">{t('page_all_day')}</h2>
-          {allDay.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
-        </section>
-      ) : null}
-      {ongoing.length > 0 ? (
-        <section aria-labelledby="ongoing">
-          <h2 id="ongoing">{t('page_ongoing')}</h2>
-          {ongoing.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
-        </section>
-      ) : null}
+      <EventSection env={env} id="all-day" title={t('page_all_day')} events={allDay} />
+      <EventSection env={env} id="ongoing" title={t('page_ongoing')} events={ongoing} />
       {slots.map(({ slot, events }) => (
-        <section aria-labelledby={`slot-${slot.slice(0, 5).replace(':', '')}`}>
-          <h2 id={`slot-${slot.slice(0, 5).replace(':', '')}`}>
-            <time datetime={`${day}T${slot.slice(0, 5)}`}>{timeText(env.lang, `${day} ${slot}`)}</time>
-          </h2>
-          {events.map((event) => <EventSummary env={env} event={event} heading="h3" />)}
-        </section>
+        <EventSection
+          env={env}
+          id={`slot-${slot.slice(0, 5).replace(':', '')}`}
+          title={<time datetime={`${day}T${slot.slice(0, 5)}`}>{timeText(env.lang, `${day} ${slot}`)}</time>}
+          events={events}
+        />
       ))}
     </Page>
   );
