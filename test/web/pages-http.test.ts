@@ -156,6 +156,11 @@ for (const dialect of DIALECTS) {
       assert.equal(del.headers.allow, 'GET, HEAD');
       const json = await get(`${NS}/nothing`);
       assert.equal(json.body.code, 'rest_no_route');
+      const feed = await get('/da/events/2026-04/ical/');
+      assert.equal(feed.status, 302);
+      assert.equal(feed.headers.location, `http://calendar.test/da${NS}/events.ics?strict_dates=1&ends_after=2026-03-30%2000%3A00%3A00&starts_before=2026-05-04%2000%3A00%3A00`);
+      const single = await get(`/event/${f.slugs.concert}/?ical=1`);
+      assert.equal(single.headers.location, `http://calendar.test${NS}/events/${f.ids.concert}.ics`);
       const head = await f.t.request('HEAD', '/events/list/');
       assert.equal(head.status, 200);
       assert.equal(head.text, '');

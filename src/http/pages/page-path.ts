@@ -4,8 +4,8 @@ import type { ArchiveRef } from '../../web/links.ts';
 
 /** The page a path names (55 §2), before anything is read. */
 export type PageTarget =
-  | { kind: 'view'; view?: CalendarView; archive?: ArchiveRef; featured: boolean; page?: number; anchor?: string; today?: boolean }
-  | { kind: 'event'; slug: string }
+  | { kind: 'view'; view?: CalendarView; archive?: ArchiveRef; featured: boolean; page?: number; anchor?: string; today?: boolean; ical?: boolean }
+  | { kind: 'event'; slug: string; ical?: boolean }
   | { kind: 'linked'; type: 'venue' | 'organizer'; slug: string }
   | { kind: 'redirect'; location: string; status: 301 | 302 }
   | { kind: 'plain' }
@@ -24,6 +24,7 @@ function viewSuffix(segments: string[], archive: ArchiveRef | undefined): PageTa
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
     if (segment === 'featured' && !target.featured) target.featured = true;
+    else if (segment === 'ical' && i === segments.length - 1) target.ical = true;
     else if (target.view !== undefined && segment !== 'page') return NOT_FOUND;
     else if (segment === 'month') target.view = 'month';
     else if (segment === 'list') target.view = 'list';
@@ -78,7 +79,7 @@ export function parsePagePath(path: string): PageTarget {
     return viewSuffix(rest, undefined);
   }
   // Slugs stay raw: the lookup normalises them as the API does (10 §5).
-  if (head === 'event' && rest.length === 1) return { kind: 'event', slug: raw[1] };
+  if (head === 'event' && (rest.length === 1 || (rest.length === 2 && rest[1] === 'ical'))) return { kind: 'event', slug: raw[1], ical: rest.length === 2 };
   if ((head === 'venue' || head === 'organizer') && rest.length === 1) return { kind: 'linked', type: head, slug: raw[1] };
   if (head === 'tag' && rest.length === 1) return { kind: 'redirect', location: `/events/tag/${encodeURIComponent(rest[0])}/`, status: 301 };
   return NOT_FOUND;

@@ -185,6 +185,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const target = parsePagePath(req.path);
     const password = request.method === 'POST' ? (request.body as Record<string, unknown> | undefined)?.password : undefined;
     const options = { password: typeof password === 'string' ? password : undefined, posted: request.method === 'POST', preview: false };
+    // `?ical=1`, `?outlook-ical=1` and `…/ical/` ask for the file of 50 B.1: the feed routes write it.
+    const ical = req.params.get('ical') === '1' || req.params.get('outlook-ical') === '1';
     switch (target.kind) {
       case 'not-found':
         return notFound(req);
@@ -201,6 +203,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
           return message(req, 410, req.env.t('page_no_longer_available'), req.env.t('page_no_longer_available'));
         }
         if (!event || event.status !== 'publish') return notFound(req);
+        if (ical || target.ical) return { status: 302, location: `${req.env.ns}/events/${event.id}.ics` };
         return eventPage(req, event, options);
       }
       case 'linked': {
@@ -219,6 +222,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
           }
           return notFound(req);
         }
+        if (ical || target.ical) return { status: 302, location: outcome.model.exportFeed };
         return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex };
       }
     }
@@ -226,7 +230,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
 
   const send = (request: FastifyRequest, reply: FastifyReply, req: PageRequest, result: Answer): FastifyReply => {
     if ('location' in result) {
-      return reply.code(result.status).header('Location', `${base}${EDITION_PREFIXES[req.lang]}${result.location}`).header('Cache-Control', 'public, max-age=60').send();
+      // Page paths stay in the edition; feed addresses come absolute.
+      const location = result.location.startsWith('/') ? `${base}${EDITION_PREFIXES[req.lang]}${result.location}` : result.location;
+      return reply.code(result.status).header('Location', location).header('Cache-Control', 'public, max-age=60').send();
     }
     reply.code(result.status).type('text/html; charset=utf-8');
     for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
