@@ -1,3 +1,5 @@
+import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -23,6 +25,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
+  /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
+  geofenceRadius: number;
+  /** Default unit of location search radii and distances. */
+  distanceUnit: DistanceUnit;
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +87,22 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
   });
 }
 
+function distanceUnit(raw: string | undefined): DistanceUnit {
+  if (raw === undefined || raw === '') return 'mi';
+  const unit = parseUnit(raw.trim());
+  if (unit === undefined) throw new ConfigError(`CALENDAR_DISTANCE_UNIT must be miles or kms, got "${raw}"`);
+  return unit;
+}
+
+function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
+  if (raw === undefined || raw === '') return 25;
+  const value = parseDecimal(raw.trim());
+  if (value === undefined || value <= 0 || value > MAX_RADIUS[unit]) {
+    throw new ConfigError(`CALENDAR_GEOFENCE_RADIUS must be a number greater than 0 and at most ${MAX_RADIUS[unit]} (${unit}), got "${raw}"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -99,5 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
+    distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
+    geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
   };
 }

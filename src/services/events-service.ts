@@ -126,7 +126,7 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number }> {
+  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
   }
 

@@ -86,6 +86,9 @@ export interface VenueRow extends PostColumns {
   stateprovince: string;
   show_map: number;
   show_map_link: number;
+  /** Degrees; both set or both null (70-geo §4.1). */
+  geo_lat: number | null;
+  geo_lng: number | null;
 }
 
 export interface OrganizerRow extends PostColumns {

@@ -108,7 +108,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache() }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults: { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit } }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
