@@ -1,7 +1,7 @@
 import { invalidParam, type ParamFailure } from '../errors.ts';
 import type { MessageKey } from '../../i18n/catalog.ts';
 import {
-  isLatitude, isLongitude, MAX_RADIUS, parseDecimal, parseUnit, toKm, UNIT_SPELLINGS,
+  flushNegligible, isLatitude, isLongitude, MAX_RADIUS, parseDecimal, parseUnit, toKm, UNIT_SPELLINGS,
   type DistanceUnit, type GeoFilter,
 } from './geo.ts';
 
@@ -24,7 +24,7 @@ function coordinate(name: string, value: unknown, axis: Axis): number | ParamFai
   if (axis === 'lat' ? !isLatitude(number) : !isLongitude(number)) {
     return failure(axis === 'lat' ? 'geo-latitude-out-of-range' : 'geo-longitude-out-of-range', { param: name });
   }
-  return number;
+  return flushNegligible(number);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -47,6 +47,17 @@ export function parseDecimal(value: unknown): number | undefined {
   return Number.isFinite(number) ? number : undefined;
 }
 
+/**
+ * Coordinates nearer to 0 than this are 0. Nobody means 1e-150 degrees, and such values would
+ * let a difference of two coordinates square to below the smallest double, which PostgreSQL
+ * refuses ("value out of range: underflow") instead of rounding to 0.
+ */
+const NEGLIGIBLE_DEGREES = 1e-100;
+
+export function flushNegligible(degrees: number): number {
+  return Math.abs(degrees) < NEGLIGIBLE_DEGREES ? 0 : degrees;
+}
+
 export function isLatitude(value: number): boolean {
   return value >= -90 && value <= 90;
 }

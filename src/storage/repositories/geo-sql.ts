@@ -1,5 +1,5 @@
 import { sql, type AliasedRawBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { boundingBox, DISTANCE_EPSILON_KM, EARTH_RADIUS_KM, type GeoFilter } from '../../domain/geo/geo.ts';
+import { boundingBox, DISTANCE_EPSILON_KM, EARTH_RADIUS_KM, flushNegligible, type GeoFilter } from '../../domain/geo/geo.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 
 /** A venue a location search may find, with its distance from the centre (null without one). */
@@ -41,7 +41,7 @@ function inBox(filter: GeoFilter & { centre: object }): RawBuilder<SqlBool> {
  * asin() of a hair above 1 returns NULL (the venue would silently drop) and PostgreSQL's raises.
  */
 export function nearVenues(filter: GeoFilter, nowUtc: string): AliasedRawBuilder<NearVenue, 'near'> {
-  const { centre } = filter;
+  const centre = filter.centre && { lat: flushNegligible(filter.centre.lat), lng: flushNegligible(filter.centre.lng) };
   if (centre === undefined) {
     return sql<NearVenue>`(select v.id as venue_id, null as distance_km from venues v where ${eligible(nowUtc)})`.as('near');
   }

@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
       ];
       for (const [lat, lng, alat, alng] of pairs) {
         await venueAt(t, alat, alng);
-        for (const extra of [{}, { orderby: 'distance' }]) {
+        for (const extra of [{}, { orderby: 'distance' }] as Array<Record<string, string>>) {
           const res = await t.request('GET', `${VENUES}${near(lat, lng, 20015, extra)}`);
           assert.equal(res.status, 200, JSON.stringify(res.body));
           const events = await t.request('GET', `${EVENTS}${near(lat, lng, 20015, extra)}`);
@@ -147,7 +147,7 @@ for (const dialect of DIALECTS) {
       const atIn = new Set((await t.storage.db.selectFrom('events').select('id').where('venue_id', '=', inVenue).execute()).map((row) => row.id));
       for (const as of ['visitor', 'subscriber', 'contributor', 'author', 'editor', 'administrator'] as const) {
         for (const status of [undefined, 'any', 'draft', 'private', 'publish,private', 'future']) {
-          const extra = status === undefined ? {} : { status };
+          const extra: Record<string, string> = status === undefined ? {} : { status };
           const plain = await t.request('GET', `${EVENTS}${query({ per_page: 50, ...extra })}`, { as });
           const geo = await t.request('GET', `${EVENTS}${near(lat, lng, 10, extra)}`, { as });
           assert.equal(geo.status, plain.status, `${as} ${status}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Role } from '../../../src/domain/auth/capabilities.ts';
-import { NS, type TestApp } from '../../helpers/test-app.ts';
+import { NS, type TestApp, type TestResponse } from '../../helpers/test-app.ts';
 import { createEvent } from '../events/fixtures.ts';
 
 /**
@@ -50,7 +50,7 @@ export async function allPages(t: TestApp, url: string, key: 'events' | 'venues'
   let next: string | undefined = url;
   let total = -1;
   while (next !== undefined) {
-    const res = await t.request('GET', next.replace(/^https?:\/\/[^/]+/, ''), { as });
+    const res: TestResponse = await t.request('GET', next.replace(/^https?:\/\/[^/]+/, ''), { as });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     items.push(...res.body[key]);
     total = res.body.total;
