@@ -61,6 +61,13 @@ for (const dialect of DIALECTS) {
         [18.6024, 117.5967, -18.6024, -62.4033],
         [-10.3549, 92.7281, 10.3549, -87.2719],
       ];
+      // A centre a hair off 0 next to a venue at 0 would underflow PostgreSQL's float products.
+      await venueAt(t, 90, 0);
+      const tiny = `0.${'0'.repeat(200)}1`;
+      for (const base of [EVENTS, VENUES]) {
+        const res = await t.request('GET', `${base}?geoloc=1&geoloc_lat=0&geoloc_lng=${tiny}&geoloc_radius=20015&geoloc_unit=km&orderby=distance`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      }
       for (const [lat, lng, alat, alng] of pairs) {
         await venueAt(t, alat, alng);
         for (const extra of [{}, { orderby: 'distance' }] as Array<Record<string, string>>) {
