@@ -17,7 +17,7 @@ function checked(name: string, defaults: GeoDefaults, spec: Omit<ArgSpec, 'valid
 
 /**
  * The location search parameters of 70-geo §3.1 for a list route. `what` names the listed records
- * in the descriptions; `startOrder` says whether `orderby=start` applies (events).
+ * in the descriptions (and only events know `orderby=start`).
  */
 export function geoSearchArgs(defaults: GeoDefaults, what: 'events' | 'venues'): ArgSpecs {
   const whose = what === 'events' ? 'whose venue is' : 'that are';
