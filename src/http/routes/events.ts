@@ -67,7 +67,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     const jsonLd = record.password === '' && (event.status !== 'private' || can(ctx.user, 'read_private_posts'));
     // Who may see the event was decided above; what it looks like depends on these (the caller
     // too: embedded venues and organizers carry their json_ld only for those who may read them).
-    const key = JSON.stringify([id, ctx.lang, ctx.urls.origin, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '']);
+    const key = JSON.stringify([id, ctx.lang, ctx.urls.ns, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '']);
     const body = await cache.get(key, async () => {
       const value = await serializeEvent(db, event, ctx, { jsonLd });
       return new JsonText(JSON.stringify(value), value);
