@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 
@@ -50,10 +53,29 @@ export interface CliRun {
   report?: any;
 }
 
+let bundled: Promise<string> | undefined;
+
+/**
+ * The command bundled once per test file, as `npm start` bundles the server: a process then
+ * starts in a fraction of the time tsx needs to compile the sources on a busy machine. It lives
+ * under node_modules so that its package imports resolve.
+ */
+function commandBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = join('node_modules', '.cache', 'calendar-test', String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    const outfile = join(dir, 'calendar.mjs');
+    await build({ entryPoints: ['src/cli/main.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile, logLevel: 'warning' });
+    return outfile;
+  })();
+  return bundled;
+}
+
 /** `calendar import site …` as a user runs it: a separate process on the target's database. */
-export function runImport(databaseUrl: string, args: string[], onStart?: (child: import('node:child_process').ChildProcess) => void): Promise<CliRun> {
+export async function runImport(databaseUrl: string, args: string[], onStart?: (child: import('node:child_process').ChildProcess) => void): Promise<CliRun> {
+  const command = await commandBundle();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'import', 'site', ...args], {
+    const child = spawn(process.execPath, [command, 'import', 'site', ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
