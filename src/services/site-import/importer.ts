@@ -217,6 +217,8 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     if (!isBlanked(kind, listed)) return listed;
     const id = sourceId(listed);
     if (!client.authenticated) {
+      // A blanked venue or organizer hides even its name: there is nothing to copy.
+      if (kind !== 'event') throw new Refusal('password-protected: the source hides it, name included, without --user');
       warn(kind, `"${displayName(kind, listed)}" is password-protected: copied as listed, without its hidden content (give --user to copy it whole)`, id);
       return listed;
     }
