@@ -188,7 +188,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
         const response = await client.getJson(url);
         if (response.status === 401) throw new SourceUnusableError(`the source refused the credentials: ${errorMessage(response)}`);
         if (response.status !== 200 || typeof response.body !== 'object' || response.body === null) {
-          throw new SourceRequestError(url, `the source answered ${response.status}: ${errorMessage(response)}`, response.status);
+          throw new SourceRequestError(url, `the source answered ${response.status}: ${errorMessage(response)}`, 'answer');
         }
         body = response.body as Record<string, unknown>;
       } catch (error) {

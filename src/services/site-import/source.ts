@@ -4,12 +4,16 @@ import { BlockList, isIP } from 'node:net';
 /** The run cannot start (90 §2.4: exit code 2): unreachable, no API, refused credentials. */
 export class SourceUnusableError extends Error {}
 
-/** One request failed after its retries (90 §2.3: the page is reported, the run goes on). */
+/**
+ * One request failed (90 §2.3: after the retries, the page is reported and the run goes on).
+ * `network`: no answer (retried); `refused`: a rule of the client said no (never retried, and
+ * fatal during discovery); `answer`: the source answered, with something unusable.
+ */
 export class SourceRequestError extends Error {
   constructor(
     readonly url: string,
     message: string,
-    readonly status?: number,
+    readonly reason: 'network' | 'refused' | 'answer',
   ) {
     super(message);
   }
@@ -87,7 +91,7 @@ export class SourceClient {
       return { status: raw.status, body: JSON.parse(raw.text), headers: raw.headers };
     } catch {
       const kind = (raw.headers.get('content-type') ?? 'unknown type').split(';')[0];
-      throw new SourceRequestError(url, `the answer of ${raw.url} is not JSON (${raw.status}, ${kind})`, raw.status);
+      throw new SourceRequestError(url, `the answer of ${raw.url} is not JSON (${raw.status}, ${kind})`, 'answer');
     }
   }
 
@@ -99,14 +103,13 @@ export class SourceClient {
       try {
         const response = await this.throttled(() => this.fetchFollowing(url));
         if (response.status >= 500) {
-          lastError = new SourceRequestError(url, `the source answered ${response.status}`, response.status);
+          lastError = new SourceRequestError(url, `the source answered ${response.status}`, 'answer');
           continue;
         }
         return response;
       } catch (error) {
-        if (!(error instanceof SourceRequestError) || error.status !== undefined) throw error;
-        // Network failures (no status) are worth another try; refusals by rule are not.
-        if (error.message.startsWith('refused:')) throw error;
+        // Only failures to get an answer are worth another try.
+        if (!(error instanceof SourceRequestError) || error.reason !== 'network') throw error;
         lastError = error;
       }
     }
@@ -141,11 +144,11 @@ export class SourceClient {
         });
       } catch (error) {
         const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-        throw new SourceRequestError(url, `cannot reach ${target.origin}: ${cause}`);
+        throw new SourceRequestError(url, `cannot reach ${target.origin}: ${cause}`, 'network');
       }
       if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
         await response.body?.cancel();
-        if (hop >= MAX_REDIRECTS) throw new SourceRequestError(url, `refused: more than ${MAX_REDIRECTS} redirects from ${startUrl}`, response.status);
+        if (hop >= MAX_REDIRECTS) throw new SourceRequestError(url, `refused: more than ${MAX_REDIRECTS} redirects from ${startUrl}`, 'refused');
         url = new URL(response.headers.get('location')!, target).href;
         continue;
       }
@@ -158,9 +161,9 @@ export class SourceClient {
     try {
       target = new URL(url);
     } catch {
-      throw new SourceRequestError(url, `refused: "${url}" is not a URL`);
+      throw new SourceRequestError(url, `refused: "${url}" is not a URL`, 'refused');
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new SourceRequestError(url, `refused: only http and https URLs are followed, not ${target.protocol}`);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new SourceRequestError(url, `refused: only http and https URLs are followed, not ${target.protocol}`, 'refused');
     if (!this.options.allowPrivate) {
       const host = target.hostname.replace(/^\[|\]$/g, '');
       let check = this.checkedHosts.get(host);
@@ -178,16 +181,16 @@ export class SourceClient {
     try {
       addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
     } catch (error) {
-      throw new SourceRequestError(host, `cannot resolve ${host}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SourceRequestError(host, `cannot resolve ${host}: ${error instanceof Error ? error.message : String(error)}`, 'network');
     }
     const inside = addresses.find(isPrivateAddress);
-    if (inside) throw new SourceRequestError(host, `refused: ${host} is a private, loopback or link-local address (${inside}); add --allow-private to import from it`);
+    if (inside) throw new SourceRequestError(host, `refused: ${host} is a private, loopback or link-local address (${inside}); add --allow-private to import from it`, 'refused');
   }
 }
 
 async function readLimited(response: Response, url: string): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? '0');
-  const tooLarge = () => new SourceRequestError(url, `refused: the answer of ${url} is larger than 20 MB`, response.status);
+  const tooLarge = () => new SourceRequestError(url, `refused: the answer of ${url} is larger than 20 MB`, 'refused');
   if (declared > MAX_BODY_BYTES) {
     await response.body?.cancel();
     throw tooLarge();
@@ -201,7 +204,7 @@ async function readLimited(response: Response, url: string): Promise<string> {
     try {
       part = await reader.read();
     } catch (error) {
-      throw new SourceRequestError(url, `the connection broke while reading ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new SourceRequestError(url, `the connection broke while reading ${url}: ${error instanceof Error ? error.message : String(error)}`, 'network');
     }
     if (part.done) break;
     size += part.value.byteLength;
@@ -269,7 +272,7 @@ export async function discoverNamespaceRoot(client: SourceClient, input: string)
   }
   for (const candidate of candidates) {
     const index = await client.getJson(candidate).catch((error: unknown) => {
-      if (error instanceof SourceRequestError && (error.message.startsWith('refused:') || error.status === undefined)) throw new SourceUnusableError(error.message);
+      if (error instanceof SourceRequestError && error.reason !== 'answer') throw new SourceUnusableError(error.message);
       return undefined;
     });
     if (!index) continue;
@@ -293,7 +296,7 @@ async function probe<T extends { status: number }>(request: () => Promise<T>): P
     const response = await request();
     return response.status === 200 ? response : undefined;
   } catch (error) {
-    if (error instanceof SourceRequestError && (error.message.startsWith('refused:') || error.status === undefined)) throw new SourceUnusableError(error.message);
+    if (error instanceof SourceRequestError && error.reason !== 'answer') throw new SourceUnusableError(error.message);
     if (error instanceof SourceUnusableError) throw error;
     return undefined;
   }

@@ -51,13 +51,20 @@ interface Fixture {
   requests: Array<{ path: string; authorized: boolean }>;
 }
 
-/** A node:http server answering like a WordPress site with the reference plugin. */
-function fixtureServer(): Promise<Fixture> {
+/**
+ * A node:http server answering like a WordPress site with the reference plugin. `failing`: the
+ * first tags request answers 503 (a retry succeeds), organizers always answer 500.
+ */
+function fixtureServer(options: { failing?: boolean } = {}): Promise<Fixture> {
   const requests: Fixture['requests'] = [];
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://fixture');
     requests.push({ path: url.pathname + url.search, authorized: request.headers.authorization !== undefined });
     const json = (body: unknown, status = 200) => response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+    if (options.failing && url.pathname.endsWith('/organizers')) return json({ code: 'internal_server_error', message: 'Fatal error', data: { status: 500 } }, 500);
+    if (options.failing && url.pathname.endsWith('/tags') && requests.filter((seen) => seen.path.includes('/tags')).length === 1) {
+      return json({ code: 'unavailable', message: 'Busy', data: { status: 503 } }, 503);
+    }
     const ns = '/wp-json/tribe/events/v1';
     const page = Number(url.searchParams.get('page') ?? '1');
     const list = (key: string, pages: unknown[][]) => json({ [key]: pages[page - 1] ?? [], total: pages.flat().length, total_pages: pages.length });
@@ -155,6 +162,33 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([events.get('Weekly Choir').start_date, events.get('Weekly Choir 2').start_date], ['2030-10-01 18:00:00', '2030-10-08 18:00:00']);
       assert.equal(report.warnings.filter((warning: any) => /recurring series/.test(warning.message)).length, 1);
       assert.deepEqual(report.kinds.event, { created: 8, updated: 0, unchanged: 0, skipped: 0, trashed: 0, warnings: 4 });
+    });
+  });
+}
+
+/** 90 §2.3 errors: 5xx answers are retried three times, then the page is reported and the run goes on. */
+for (const dialect of DIALECTS) {
+  describe(`calendar import site with a failing source [${dialect} target]`, { skip: skipReason(dialect) }, () => {
+    let fixture: Fixture;
+    let target: TestApp;
+    before(async () => {
+      fixture = await fixtureServer({ failing: true });
+      target = await startTestApp(dialect);
+    });
+    after(async () => {
+      fixture?.server.close();
+      await target?.close();
+    });
+
+    test('a retried page succeeds; a page failing four times is reported, not pruned, and the exit code is 1', async () => {
+      const run = await runImport(target.config.databaseUrl, [fixture.url, '--allow-private', '--json', '--prune']);
+      assert.equal(run.code, 1, run.stderr);
+      assert.equal(run.report.kinds.tag.created, 1);
+      assert.equal(fixture.requests.filter((request) => request.path.includes('/tags')).length, 2);
+      assert.equal(fixture.requests.filter((request) => request.path.includes('/organizers')).length, 4);
+      assert.deepEqual(run.report.failed_pages.map((page: any) => [page.kind, page.message]), [['organizer', 'the source answered 500']]);
+      assert.ok(run.report.warnings.some((warning: any) => warning.kind === 'organizer' && /not pruned/.test(warning.message)));
+      assert.equal(run.report.kinds.event.created, 8, 'every listed event is copied all the same');
     });
   });
 }
