@@ -23,7 +23,15 @@ exit codes: 0 all copied, 1 some records skipped, 2 could not start, 130 interru
 /** Exit codes of 90 §2.4. */
 const EXIT = { ok: 0, skipped: 1, cannotStart: 2, interrupted: 130 } as const;
 
-class CannotStart extends Error {}
+class CannotStart extends Error {
+  constructor(
+    message: string,
+    /** The command line itself was wrong: the usage follows the message. */
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
 
 function summaryTable(report: ImportReport): string {
   const columns = ['created', 'updated', 'unchanged', 'skipped', 'trashed', 'warnings'] as const;
@@ -61,14 +69,12 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${IMPORT_SITE_USAGE}\n`);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new CannotStart('one source URL is required');
+  if (positionals.length !== 1) throw new CannotStart('one source URL is required', true);
   const rate = Number(values.rate);
-  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new CannotStart('--rate must be a number of requests per second between 0 and 1000');
-  if ((values.user === undefined) !== (values.password === undefined)) throw new CannotStart('--user and --password go together');
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new CannotStart('--rate must be a number of requests per second between 0 and 1000', true);
+  if ((values.user === undefined) !== (values.password === undefined)) throw new CannotStart('--user and --password go together', true);
 
   const config = loadConfig();
-  const client = new SourceClient({ user: values.user, password: values.password, allowPrivate: values['allow-private'], rate });
-  const root = await discoverNamespaceRoot(client, positionals[0]);
   const storage = await openStorage(config.databaseUrl);
   try {
     const users = new UsersService(storage, systemClock);
@@ -76,6 +82,8 @@ async function run(argv: string[]): Promise<number> {
       ? (await users.list()).filter((user) => user.role === 'administrator').sort((a, b) => a.id - b.id)[0]
       : await users.findByLogin(values.author);
     if (!author) throw new CannotStart(values.author === undefined ? 'there is no administrator to own the copies; give --author' : `no local user "${values.author}"`);
+    const client = new SourceClient({ user: values.user, password: values.password, allowPrivate: values['allow-private'], rate });
+    const root = await discoverNamespaceRoot(client, positionals[0]);
 
     const output = values.json ? process.stderr : process.stdout;
     const progress = process.stdout.isTTY && !values.json ? barProgress(process.stdout) : lineProgress((line) => output.write(`${line}\n`));
@@ -110,7 +118,7 @@ export async function importSiteCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CannotStart || error instanceof SourceUnusableError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`calendar: ${error.message}\n`);
-      if (error instanceof CannotStart || error instanceof TypeError) process.stderr.write(`${IMPORT_SITE_USAGE}\n`);
+      if ((error instanceof CannotStart && error.usage) || error instanceof TypeError) process.stderr.write(`${IMPORT_SITE_USAGE}\n`);
       return EXIT.cannotStart;
     }
     throw error;

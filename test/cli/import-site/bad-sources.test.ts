@@ -85,6 +85,7 @@ for (const dialect of DIALECTS) {
     test('wrong password: the source\'s 401 message', () =>
       refused([source.origin, '--user', source.admin.login, '--password', 'wrong', '--allow-private'], /^calendar: the source refused the credentials: .*\(incorrect_password\)$/));
     test('a private address without --allow-private', () => refused([source.root], /^calendar: refused: 127\.0\.0\.1 is a private, loopback or link-local address .* add --allow-private/));
+    test('an unknown --author', () => refused([source.root, '--allow-private', '--author', 'nobody'], /^calendar: no local user "nobody"$/));
     test('a scheme other than http(s)', () => refused(['ftp://example.org/calendar/events/v1'], /^calendar: only http and https sources are supported, not ftp:$/));
   });
 }

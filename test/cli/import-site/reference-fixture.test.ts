@@ -192,3 +192,40 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+/** 90 §2.2: slugs are kept; one held by a local record gets the usual suffix, listed in the summary. */
+for (const dialect of DIALECTS) {
+  describe(`calendar import site next to local records of the same slugs [${dialect} target]`, { skip: skipReason(dialect) }, () => {
+    let fixture: Fixture;
+    let target: TestApp;
+    before(async () => {
+      fixture = await fixtureServer();
+      target = await startTestApp(dialect);
+    });
+    after(async () => {
+      fixture?.server.close();
+      await target?.close();
+    });
+
+    test('the copies take the next free slug, the local records are untouched', async () => {
+      const local = async (path: string, body: Record<string, unknown>) => {
+        const res = await target.request('POST', `${NS}/${path}`, { as: 'administrator', body });
+        assert.equal(res.status, 201, res.text);
+        return res.body;
+      };
+      const music = await local('categories', { name: 'Music' });
+      const stage = await local('venues', { venue: 'Harbour Stage', city: 'Elsewhere' });
+      const yoga = await local('events', { title: 'Local yoga', slug: 'e32', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' });
+      const run = await runImport(target.config.databaseUrl, [fixture.url, '--allow-private', '--json']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(run.report.slug_changes.map((change: any) => [change.kind, change.from, change.to]), [
+        ['category', 'music', 'music-2'],
+        ['venue', 'harbour-stage', 'harbour-stage-2'],
+        ['event', 'e32', 'e32-2'],
+      ]);
+      assert.equal((await target.request('GET', `${NS}/categories/${music.id}`)).body.slug, 'music');
+      assert.equal((await target.request('GET', `${NS}/venues/${stage.id}`)).body.city, 'Elsewhere');
+      assert.equal((await target.request('GET', `${NS}/events/${yoga.id}`)).body.title, 'Local yoga');
+    });
+  });
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +64,7 @@ function commandBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = join('node_modules', '.cache', 'calendar-test', String(process.pid));
     mkdirSync(dir, { recursive: true });
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const outfile = join(dir, 'calendar.mjs');
     await build({ entryPoints: ['src/cli/main.ts'], bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', outfile, logLevel: 'warning' });
     return outfile;
