@@ -1,4 +1,5 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
 
 export interface Config {
   port: number;
@@ -6,6 +7,8 @@ export interface Config {
   databaseUrl: string;
   /** Prefix before `/calendar/events/v1`, without trailing slash ('' or '/something'). */
   basePath: string;
+  /** Further namespaces the events routes answer under (90 §1), e.g. `tribe/events/v1`. */
+  namespaceAliases: string[];
   /** Origin used in absolute links; null = derived from each request. */
   publicUrl: string | null;
   /** Site time zone (IANA name). */
@@ -48,6 +51,26 @@ function normalizeBasePath(raw: string | undefined): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+const ALIAS_FORM = /^[a-z0-9-]+\/[a-z0-9-]+\/v[0-9]+$/;
+
+/** 90 §1: a malformed, reserved or repeated entry stops the start with a line naming it. */
+function namespaceAliases(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const aliases: string[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const problem = !ALIAS_FORM.test(entry)
+      ? 'is not of the form vendor/name/vN (lower-case letters, digits and hyphens)'
+      : entry === NAMESPACE || entry === ADMIN_NAMESPACE
+        ? 'is a namespace of the service itself'
+        : aliases.includes(entry)
+          ? 'is listed twice'
+          : null;
+    if (problem) throw new ConfigError(`CALENDAR_NAMESPACE_ALIASES: "${entry}" ${problem}`);
+    aliases.push(entry);
+  }
+  return aliases;
 }
 
 function normalizePublicUrl(raw: string | undefined): string | null {
@@ -109,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
     basePath: normalizeBasePath(env.CALENDAR_BASE_PATH),
+    namespaceAliases: namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES),
     publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
     timezone: timeZone(env.CALENDAR_TIMEZONE),
     adminLogin: env.CALENDAR_ADMIN_LOGIN || 'admin',

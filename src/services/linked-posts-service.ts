@@ -179,6 +179,8 @@ export interface LinkedPostInput {
   password?: string;
   /** The coordinate fields sent (venues), checked against the stored pair when applied. */
   coordinates?: Readonly<Record<string, unknown>>;
+  /** The slug to start from instead of the name's (imports keep the source's slugs, 90 §2.2). */
+  slug?: string;
 }
 
 /** Names and descriptions keep their HTML only for callers with unfiltered_html (40 §9). */
@@ -268,17 +270,19 @@ async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput
 
 /**
  * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
- * applied to it only when the caller may edit it.
+ * applied to it only when the caller may edit it. An import asks for `distinct` records: a copy
+ * must never merge into (and later update) a record it did not create (90 §2.3).
  */
 export async function createLinkedPost(
   db: Kysely<Database>,
   type: LinkedPostType,
   input: LinkedPostInput,
   env: WriteEnv,
+  options: { distinct?: boolean } = {},
 ): Promise<LinkedRecord> {
   const repo = repository(db, type, env.now);
   await lockUntilCommit(db, `duplicate:${type.kind}:${(input.name ?? '').toLowerCase()}`);
-  const match = await findDuplicate(repo, input, env.principal);
+  const match = options.distinct ? undefined : await findDuplicate(repo, input, env.principal);
   if (match) {
     // Name and description are what matched; rewriting their letter case is no update anyone asked for.
     const { name: _name, description: _description, ...rest } = input;
@@ -295,7 +299,7 @@ export async function createLinkedPost(
     now: env.now,
   });
   const id = await new ObjectsRepository(db).allocate(type.kind);
-  const base = slugify(input.name ?? '', SLUG_MAX_LENGTH) || String(id);
+  const base = slugify(input.slug || input.name || '', SLUG_MAX_LENGTH) || String(id);
   const nowUtc = utcNow(env);
   const record: LinkedRecord = {
     id,

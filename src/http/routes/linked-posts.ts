@@ -3,7 +3,7 @@ import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
 import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
-import { isUnlocked } from '../../domain/posts/password.ts';
+import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { defaultListStatuses, parseStatusFilter } from '../../domain/status.ts';
 import { venueSearchPieces } from '../../domain/text/search.ts';
 import { normalizeSlugLookup } from '../../domain/text/slug.ts';
@@ -267,7 +267,9 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       handler: async (ctx, params) => {
         const record = await locate(db, locator, params, ctx.now);
         if (!canReadRecord(ctx.user, ownership(record))) throw new RestError(403, errorCode('not-accessible'));
-        return { body: await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) }) };
+        const body = await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) });
+        const password = revealedPassword({ ...ownership(record), password: record.password }, ctx.user, params.raw.context === 'edit');
+        return { body: password === undefined ? body : { ...body, password } };
       },
     },
     {

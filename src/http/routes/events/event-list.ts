@@ -119,7 +119,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const editor = can(principal, 'edit_posts');
   // Everything the page depends on: the computed filter (not the raw query, whose relative
   // dates move with the clock), the addresses, and what unlocks protected events for this caller.
-  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.origin, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
+  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.ns, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
   const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
   const rendered = await cache.get(key, async () => {
     const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
