@@ -63,7 +63,7 @@ export class PageData {
       venueIds: filters.venueIds,
       organizerIds: filters.organizerIds,
       featured: filters.featured ? true : undefined,
-      descending,
+      orderDesc: descending,
     };
   }
 

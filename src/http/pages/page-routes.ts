@@ -27,6 +27,7 @@ import { CalendarView } from '../../web/pages/views.tsx';
 import { renderDocument } from '../../web/render.ts';
 import { STYLESHEET, STYLESHEET_PATH } from '../../web/stylesheet.ts';
 import { createContext, type RestContext } from '../rest/context.ts';
+import { NAMESPACE } from '../rest/urls.ts';
 import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
 import { serializeVenue } from '../serializers/venue-serializer.ts';
 import { PageData } from './page-data.ts';
@@ -79,7 +80,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const base = config.basePath;
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
-    const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, now: clock() });
+    const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
     // Pages show what a visitor may read (55 §3.3); credentials only matter for previews.
     const visitor: RestContext = { ...ctx, user: null };
     const origin = ctx.urls.origin;
