@@ -23,6 +23,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
+  /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
+  recurrence: { horizonMonths: number; maxOccurrences: number };
 }
 
 export class ConfigError extends Error {}
@@ -99,5 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
+    recurrence: {
+      horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', 24, 1, 240),
+      maxOccurrences: integer(env, 'CALENDAR_RECURRENCE_MAX_OCCURRENCES', 1000, 1, 10_000),
+    },
   };
 }

@@ -59,10 +59,13 @@ export class EventsRepository {
     await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
 
-  /** The oldest event carrying `slug` in any status (slugs are unique among events). */
+  /**
+   * The oldest event carrying `slug` in any status (slugs are unique among events); occurrences
+   * share their master's slug and resolve to it (60 §2).
+   */
   async findIdBySlug(slug: string): Promise<number | undefined> {
     if (slug === '') return undefined;
-    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).orderBy('id').executeTakeFirst();
+    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).where('post_parent', '=', 0).orderBy('id').executeTakeFirst();
     return row?.id;
   }
 
@@ -84,7 +87,9 @@ export class EventsRepository {
     let query: EventQuery = this.db
       .selectFrom('events')
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
-      .where('hide_from_listings', '=', 0);
+      .where('hide_from_listings', '=', 0)
+      // Series masters are never listed, their occurrences are (60 §2).
+      .where('is_series_master', '=', 0);
     const start = filter.windowOnUtc ? 'start_utc' : 'start_local';
     const end = filter.windowOnUtc ? 'end_utc' : 'end_local';
     const { bounds } = filter;
