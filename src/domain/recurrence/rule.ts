@@ -99,7 +99,23 @@ export function parseRule(text: string): Rule {
   if (rule.freq === undefined) throw new RecurrenceError('recurrence-invalid-rule');
   // RFC 5545: COUNT and UNTIL MUST NOT occur together.
   if (rule.count !== undefined && rule.until !== undefined) throw new RecurrenceError('recurrence-invalid-rule');
+  if (!partsFitFrequency(rule as Rule)) throw new RecurrenceError('recurrence-invalid-rule');
   return rule as Rule;
+}
+
+/**
+ * RFC 5545 §3.3.10 combinations that MUST NOT occur: BYDAY ordinals outside MONTHLY/YEARLY (or
+ * with BYWEEKNO), BYWEEKNO outside YEARLY, BYYEARDAY with DAILY/WEEKLY/MONTHLY, BYMONTHDAY
+ * with WEEKLY.
+ */
+function partsFitFrequency(rule: Rule): boolean {
+  const has = (name: string) => part(rule, name) !== undefined;
+  const ordinals = (part(rule, 'BYDAY') ?? '').split(',').some((item) => /\d/.test(item));
+  if (ordinals && ((rule.freq !== 'MONTHLY' && rule.freq !== 'YEARLY') || has('BYWEEKNO'))) return false;
+  if (has('BYWEEKNO') && rule.freq !== 'YEARLY') return false;
+  if (has('BYYEARDAY') && ['DAILY', 'WEEKLY', 'MONTHLY'].includes(rule.freq)) return false;
+  if (has('BYMONTHDAY') && rule.freq === 'WEEKLY') return false;
+  return true;
 }
 
 /** The UNTIL bound as a wall clock in the event zone (60 §3: a UTC UNTIL is converted). */

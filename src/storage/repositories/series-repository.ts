@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Status } from '../../domain/status.ts';
 import type { Database, EventRow } from '../schema.ts';
 import { toInt } from '../sql-helpers.ts';
@@ -177,12 +177,5 @@ export class SeriesRepository {
       .where('recurrence_horizon', '<', horizon)
       .execute();
     return rows.map((row) => row.id);
-  }
-
-  /** At most one instance runs the extension job at a time (PostgreSQL; SQLite is one process). */
-  async tryJobLock(): Promise<boolean> {
-    if (!(this.db.getExecutor().adapter instanceof PostgresAdapter)) return true;
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext('recurrence-horizon-job')) as locked`.execute(this.db);
-    return rows[0]?.locked === true;
   }
 }
