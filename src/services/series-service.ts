@@ -173,7 +173,8 @@ export class SeriesService {
     await series.delete(rows.filter((row) => row.overridden === null).map((row) => row.id));
     for (const row of rows) {
       if (row.overridden === null || row.status === 'trash') continue;
-      await series.update(row.id, { status: 'trash', pre_trash_status: row.status });
+      // Its trash status is its own: later series edits must not bring it back.
+      await series.update(row.id, { status: 'trash', pre_trash_status: row.status, overridden: storedOverrides([...overridesOf(row), 'status']) });
     }
   }
 
