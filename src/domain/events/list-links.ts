@@ -20,6 +20,8 @@ export interface EffectiveListQuery {
   categories?: readonly string[];
   tags?: readonly string[];
   strictDates?: string;
+  /** 60 §5 extension: one occurrence per series. */
+  hideSubsequentRecurrences?: boolean;
 }
 
 type Pair = [string, string];
@@ -50,6 +52,7 @@ function linkQuery(query: EffectiveListQuery): Pair[] {
   add('categories', query.categories?.join(','));
   add('tags', query.tags?.join(','));
   add('strict_dates', query.strictDates);
+  if (query.hideSubsequentRecurrences !== undefined) add('hide_subsequent_recurrences', query.hideSubsequentRecurrences ? '1' : '0');
   return pairs;
 }
 

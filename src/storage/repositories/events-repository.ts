@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
@@ -22,6 +22,8 @@ export interface EventListFilter {
   featured?: boolean;
   include?: readonly number[];
   postParent?: number;
+  /** 60 §5 `hide_subsequent_recurrences`: of each series only its earliest matching occurrence. */
+  firstOfSeries?: boolean;
 }
 
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
@@ -71,7 +73,7 @@ export class EventsRepository {
 
   /** One page of the list and the total across pages: two queries whatever the page size. */
   async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number }> {
-    const query = this.filtered(filter);
+    const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
     const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = toInt(counted.n);
     if (total <= (page - 1) * perPage) return { rows: [], total };
@@ -80,7 +82,20 @@ export class EventsRepository {
       ? ordered.orderBy('date_local').orderBy('id')
       : ordered.orderBy('start_local').orderBy('date_local').orderBy('id');
     const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
-    return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
+    return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
+  }
+
+  /**
+   * The filtered events keeping, of each series, the earliest occurrence (a window function:
+   * one pass, both dialects), under the table's own name so that counting and paging are the same.
+   */
+  private firstOfEachSeries(filter: EventListFilter): EventQuery {
+    const ranked = this.filtered(filter)
+      .selectAll('events')
+      .select(sql<number>`row_number() over (partition by case when post_parent = 0 then id else post_parent end order by start_local, id)`.as('series_rank'));
+    return this.db
+      .selectFrom(ranked.as('events'))
+      .where('series_rank', '=', 1) as unknown as EventQuery;
   }
 
   private filtered(filter: EventListFilter): EventQuery {
@@ -176,6 +191,13 @@ export class EventsRepository {
       .executeTakeFirstOrThrow();
     return toInt(row.n) === unique.length;
   }
+}
+
+/** A row of the ranked list without its rank column. */
+function withoutRank(row: EventRow & { series_rank?: unknown }): EventRow {
+  if (row.series_rank === undefined) return row;
+  const { series_rank: _rank, ...event } = row;
+  return event;
 }
 
 /** `in ()` is not SQL; an empty id list matches nothing, as `in (0)` does (ids start at 1). */

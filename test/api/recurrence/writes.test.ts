@@ -161,6 +161,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(occ[0].categories.map((c: any) => c.id), [category.id]);
     });
 
+    test('hide_subsequent_recurrences keeps the earliest matching occurrence of each series; links carry it', async () => {
+      const a = await createSeries(t, weekly({ title: 'Hide A' }));
+      const b = await createSeries(t, weekly({ title: 'Hide B', start_date: '2025-04-09 10:00', end_date: '2025-04-09 11:00', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' } }));
+      const single = await t.request('POST', EVENTS, { as: 'editor', body: { title: 'Hide single', start_date: '2025-04-10 10:00', end_date: '2025-04-10 11:00', status: 'publish' } });
+      const res = await t.request('GET', `${EVENTS}?search=Hide&start_date=2025-04-10&hide_subsequent_recurrences=1&per_page=2`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.total, 3);
+      const occA = await occurrencesOf(t, a.id);
+      const occB = await occurrencesOf(t, b.id);
+      assert.deepEqual(res.body.events.map((e: any) => e.id), [single.body.id, occA[1].id]);
+      assert.match(res.body.next_rest_url, /hide_subsequent_recurrences=1/);
+      const next = await t.request('GET', res.body.next_rest_url.replace('http://calendar.test', ''));
+      assert.deepEqual(next.body.events.map((e: any) => e.id), [occB[1].id]);
+    });
+
     test('visitors never see occurrences of a draft series; only editors list them', async () => {
       const master = await createSeries(t, weekly({ status: 'draft' }));
       assert.equal((await occurrencesOf(t, master.id, 'visitor')).length, 0);

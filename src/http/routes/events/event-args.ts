@@ -143,6 +143,11 @@ export function listArgs(deps: EventArgsDeps): ArgSpecs {
       description: 'Requires a ticketing extension; only "false" is accepted (without effect).',
       validate: (value) => (value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value)) ? ticketsInactive : true),
     },
+    hide_subsequent_recurrences: {
+      type: 'boolean',
+      extension: true,
+      description: 'Of each recurring series, only the earliest occurrence that passes the other filters.',
+    },
     starts_before: windowDate('Events should start before the specified date.'),
     starts_after: windowDate('Events should start after the specified date.'),
     ends_before: windowDate('Events should end before the specified date.'),

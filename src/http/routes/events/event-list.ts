@@ -88,6 +88,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     categories,
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
+    hideSubsequentRecurrences: optional<boolean>(params, 'hide_subsequent_recurrences'),
   };
   const filter: EventListFilter = {
     statuses,
@@ -103,6 +104,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     featured: query.featured,
     include: query.include,
     postParent: query.postParent,
+    firstOfSeries: query.hideSubsequentRecurrences === true,
   };
 
   // The list reads `password` and `context` like the single routes, undeclared (§9).
