@@ -21,7 +21,7 @@ import { ObjectsRepository } from '../storage/repositories/objects-repository.ts
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
 import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
-import { overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
+import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';
 import { isRecurrenceRemoval } from '../domain/recurrence/recurrence-input.ts';
 import { loadRecurrence } from '../domain/recurrence/series.ts';
@@ -105,20 +105,6 @@ function instant(name: string, input: unknown, now: Date): string {
   if (parsed === null) throw invalidParam(name);
   return parsed;
 }
-
-/** A plain event's recurrence columns. */
-const STANDALONE = {
-  is_series_master: 0,
-  recurrence_key: null,
-  recurrence_id: null,
-  recurrence_rrule: null,
-  recurrence_rdate: null,
-  recurrence_exdate: null,
-  recurrence_horizon: null,
-  recurrence_complete: 0,
-  recurrence_truncated: 0,
-  overridden: null,
-} as const;
 
 const NO_LINKS = { organizers: false, categories: false, tags: false };
 
@@ -240,7 +226,7 @@ export class EventsService {
         featured: bit(fields.featured ?? false),
         venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
         post_parent: 0,
-        ...STANDALONE,
+        ...NO_RECURRENCE,
         ...(spec === null ? {} : this.series.stored(spec, zone)),
       };
       const events = new EventsRepository(trx, nowUtc);

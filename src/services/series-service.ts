@@ -16,6 +16,20 @@ export interface RecurrenceSettings {
   maxOccurrences: number;
 }
 
+/** The recurrence columns of a standalone event. */
+export const NO_RECURRENCE = {
+  is_series_master: 0,
+  recurrence_key: null,
+  recurrence_id: null,
+  recurrence_rrule: null,
+  recurrence_rdate: null,
+  recurrence_exdate: null,
+  recurrence_horizon: null,
+  recurrence_complete: 0,
+  recurrence_truncated: 0,
+  overridden: null,
+} as const;
+
 /** The fields an occurrence may override (60 §6.1), and the columns each one covers. */
 const OVERRIDABLE: Record<string, readonly (keyof EventRow)[]> = {
   title: ['title'],
@@ -182,15 +196,7 @@ export class SeriesService {
   async dissolve(db: Kysely<Database>, masterId: number): Promise<void> {
     const series = new SeriesRepository(db);
     await this.discard(series, await series.occurrences(masterId));
-    await series.update(masterId, {
-      is_series_master: 0,
-      recurrence_rrule: null,
-      recurrence_rdate: null,
-      recurrence_exdate: null,
-      recurrence_horizon: null,
-      recurrence_complete: 0,
-      recurrence_truncated: 0,
-    });
+    await series.update(masterId, NO_RECURRENCE);
   }
 
   /** Copies the master's values into every occurrence, field by field where it is not overridden. */
@@ -252,17 +258,10 @@ function occurrenceRow(master: EventRow, id: number, instance: Instance): EventR
   return {
     ...master,
     ...instanceSchedule(master, instance),
+    ...NO_RECURRENCE,
     id,
     post_parent: master.id,
-    is_series_master: 0,
     recurrence_key: instance.key,
     recurrence_id: instance.start,
-    recurrence_rrule: null,
-    recurrence_rdate: null,
-    recurrence_exdate: null,
-    recurrence_horizon: null,
-    recurrence_complete: 0,
-    recurrence_truncated: 0,
-    overridden: null,
   };
 }
