@@ -69,7 +69,8 @@ for (let i = 0; i < 20; i++) single.push(await timed('GET', `${NS}/events?start_
 
 await app.close();
 await storage.close();
-rmSync(workDir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) console.log(`kept ${databaseUrl}`);
+else rmSync(workDir, { recursive: true, force: true });
 
 const results = {
   dialect: databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite',

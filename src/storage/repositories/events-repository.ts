@@ -109,7 +109,11 @@ export class EventsRepository {
     const end = filter.windowOnUtc ? 'end_utc' : 'end_local';
     const { bounds } = filter;
     if (bounds.start_date !== undefined) query = query.where(start, '>=', bounds.start_date);
-    if (bounds.end_date !== undefined) query = query.where(end, '<=', bounds.end_date);
+    if (bounds.end_date !== undefined) {
+      // An event never ends before it starts, so this also bounds the start: the index range on
+      // (status, start) then stops at the window's end instead of running to the last event.
+      query = query.where(end, '<=', bounds.end_date).where(start, '<=', bounds.end_date);
+    }
     if (bounds.starts_before !== undefined) query = query.where(start, '<', bounds.starts_before);
     if (bounds.starts_after !== undefined) query = query.where(start, '>', bounds.starts_after);
     if (bounds.ends_before !== undefined) query = query.where(end, '<', bounds.ends_before);
