@@ -56,7 +56,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
+  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   registerNamespace(app, adminNamespace(users), registerOptions);
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);

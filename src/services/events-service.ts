@@ -20,6 +20,8 @@ import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
+import { inTransaction } from '../storage/transactions.ts';
+import { RECURRENCE_DEFAULTS } from '../config.ts';
 import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
 import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';
@@ -137,7 +139,7 @@ export class EventsService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly siteZone: string,
-    recurrence: RecurrenceSettings,
+    recurrence: RecurrenceSettings = RECURRENCE_DEFAULTS,
   ) {
     this.series = new SeriesService(recurrence);
   }
@@ -156,7 +158,7 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number }> {
+  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
   }
 
@@ -165,7 +167,7 @@ export class EventsService {
   }
 
   async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
-    return failingAs('could-not-create-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const nowUtc = formatWall(now);
       const zone = fields.timezone || this.siteZone;
@@ -244,7 +246,7 @@ export class EventsService {
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
       if (master !== undefined) {
@@ -445,7 +447,7 @@ export class EventsService {
    * `describe` as for update.
    */
   async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
       const nowUtc = formatWall(now);
@@ -471,7 +473,7 @@ export class EventsService {
    * transaction, before anything is removed.
    */
   async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const { event: current, master } = await this.lockedMember(trx, id, now);
       const previous = await describe(trx, current);
       const series = new SeriesRepository(trx);
