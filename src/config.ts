@@ -32,6 +32,8 @@ export interface Config {
   siteName: string | null;
   /** The public calendar pages (55 §1). */
   calendar: CalendarSettings;
+  /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
+  recurrence: { horizonMonths: number; maxOccurrences: number };
   /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
   geofenceRadius: number;
   /** Default unit of location search radii and distances. */
@@ -47,6 +49,8 @@ export interface CalendarSettings {
   /** 0 = Sunday … 6 = Saturday. */
   weekStart: number;
 }
+/** Recurring events (60 §4.1) when nothing is configured. */
+export const RECURRENCE_DEFAULTS = { horizonMonths: 24, maxOccurrences: 1000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -173,6 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+    },
+    recurrence: {
+      horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', RECURRENCE_DEFAULTS.horizonMonths, 1, 240),
+      maxOccurrences: integer(env, 'CALENDAR_RECURRENCE_MAX_OCCURRENCES', RECURRENCE_DEFAULTS.maxOccurrences, 1, 10_000),
     },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),

@@ -54,6 +54,14 @@ export const en = {
   'event-tickets-not-active': 'Ticketing is not available on this site.',
   'event-tickets-api-not-active': 'The ticketing API is not available on this site.',
   'invalid-linked-post-id': 'The linked post ID is not valid.',
+  // Recurring events (60)
+  'recurrence-invalid-rule': 'The recurrence rule is not valid: it must be an RFC 5545 RRULE with FREQ (HOURLY to YEARLY), known parts with valid values, not both COUNT and UNTIL, and UNTIL not before the start.',
+  'recurrence-too-many-occurrences': 'The recurrence yields more than {cap} occurrences.',
+  'recurrence-empty': 'The recurrence rule yields no occurrence besides the start.',
+  'recurrence-invalid-date': 'A recurrence date is not valid, or there are more than {max} of them.',
+  'recurrence-scope-conflict': 'This field belongs to the whole series and cannot be changed on one occurrence.',
+  'recurrence-unsupported': 'This form of recurrence is not supported; send an RRULE with RDATE and EXDATE.',
+  'recurrence-bad-scope': 'The scope must be this, following or all; on a series only all.',
   // Venues and organizers
   'venue-not-found': 'The requested post ID does not exist or is not a venue.',
   'organizer-not-found': 'The requested post ID does not exist or is not an organizer.',

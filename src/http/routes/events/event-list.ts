@@ -93,6 +93,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     categories,
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
+    hideSubsequentRecurrences: optional<boolean>(params, 'hide_subsequent_recurrences'),
     extra: geoLinkPairs(params),
   };
   const filter: EventListFilter = {
@@ -109,6 +110,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     featured: query.featured,
     include: query.include,
     postParent: query.postParent,
+    firstOfSeries: query.hideSubsequentRecurrences === true,
     geo: geo.filter,
     orderBy: geo.orderby,
     orderDesc: geo.orderDesc,
