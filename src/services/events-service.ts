@@ -158,6 +158,10 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
 
+  findIdOnLocalDate(id: number, date: string, now: Date): Promise<number | undefined> {
+    return new EventsRepository(this.db, formatWall(now)).findIdOnLocalDate(id, date);
+  }
+
   list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
   }

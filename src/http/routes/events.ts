@@ -13,6 +13,7 @@ import {
   eventFields,
   existingSlugArg,
   idArg,
+  occurrenceDateArg,
   slugLookup,
   scopeArg,
   slugPathArg,
@@ -45,6 +46,16 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   const singles = new ReadCache<JsonText>(2000);
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
+
+  /** With `?date=`, the slug's occurrence on that local date (60 §2); none that day → 400 as for an unknown slug. */
+  const idOfSlugOnDate = async (ctx: RestContext, params: Params) => {
+    const id = await idOfSlug(ctx, params);
+    if (!params.has('date')) return id;
+    const date = params.get<string>('date');
+    const found = await events.findIdOnLocalDate(id, date, ctx.now);
+    if (found === undefined) throw invalidParam('date', { messageKey: 'by-slug-no-occurrence', vars: { date }, code: 'by-slug-no-occurrence' });
+    return found;
+  };
 
   /**
    * "May edit/delete this event" (§1, 40 §5); an id that names no event falls back to the
@@ -141,7 +152,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     {
       pattern: '/events/by-slug/(?P<slug>[^/]+)',
       endpoints: [
-        read({ slug: existingSlugArg(argDeps), password: { description: 'The password of a protected event.' } }, idOfSlug),
+        read({ slug: existingSlugArg(argDeps), date: occurrenceDateArg, password: { description: 'The password of a protected event.' } }, idOfSlugOnDate),
         {
           methods: ['DELETE'],
           summary: 'Moves an event to the trash.',

@@ -58,6 +58,7 @@ export const da: Readonly<Record<string, string>> = {
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "Af hver gentagen serie kun den tidligste forekomst, der opfylder de øvrige filtre.",
   "Makes the event a recurring series: {\"rrule\", \"rdate\", \"exdate\"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, \"\", [] or false removes it.": "Gør begivenheden til en gentagen serie: {\"rrule\", \"rdate\", \"exdate\"} eller RFC 5545-linjer (RRULE, RDATE, EXDATE); null, \"\", [] eller false fjerner den.",
   "On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.": "På en forekomst af en gentagen serie: denne forekomst (standard), denne og de følgende, eller hele serien.",
+  "On a recurring series: the occurrence on this local date (YYYY-MM-DD) instead of the series.": "På en gentagen serie: forekomsten på denne lokale dato (ÅÅÅÅ-MM-DD) i stedet for serien.",
   'Creates an event.': 'Opretter en begivenhed.',
   'Unique identifier for the event.': 'Begivenhedens entydige ID.',
   'The password of a protected event.': 'Adgangskoden til en beskyttet begivenhed.',

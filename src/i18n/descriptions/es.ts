@@ -58,6 +58,7 @@ export const es: Readonly<Record<string, string>> = {
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "De cada serie recurrente, solo la primera ocurrencia que cumple los demás filtros.",
   "Makes the event a recurring series: {\"rrule\", \"rdate\", \"exdate\"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, \"\", [] or false removes it.": "Convierte el evento en una serie recurrente: {\"rrule\", \"rdate\", \"exdate\"} o líneas RFC 5545 (RRULE, RDATE, EXDATE); null, \"\", [] o false la elimina.",
   "On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.": "En una ocurrencia de una serie recurrente: esta ocurrencia (predeterminado), esta y las siguientes, o toda la serie.",
+  "On a recurring series: the occurrence on this local date (YYYY-MM-DD) instead of the series.": "En una serie recurrente: la ocurrencia en esta fecha local (AAAA-MM-DD) en lugar de la serie.",
   'Creates an event.': 'Crea un evento.',
   'Unique identifier for the event.': 'Identificador único del evento.',
   'The password of a protected event.': 'La contraseña de un evento protegido.',

@@ -58,6 +58,7 @@ export const it: Readonly<Record<string, string>> = {
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "Di ogni serie ricorrente, solo la prima occorrenza che soddisfa gli altri filtri.",
   "Makes the event a recurring series: {\"rrule\", \"rdate\", \"exdate\"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, \"\", [] or false removes it.": "Rende l’evento una serie ricorrente: {\"rrule\", \"rdate\", \"exdate\"} o righe RFC 5545 (RRULE, RDATE, EXDATE); null, \"\", [] o false la rimuove.",
   "On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.": "Su un’occorrenza di una serie ricorrente: questa occorrenza (predefinito), questa e le successive, oppure l’intera serie.",
+  "On a recurring series: the occurrence on this local date (YYYY-MM-DD) instead of the series.": "Su una serie ricorrente: l’occorrenza in questa data locale (AAAA-MM-GG) invece della serie.",
   'Creates an event.': 'Crea un evento.',
   'Unique identifier for the event.': "Identificatore univoco dell'evento.",
   'The password of a protected event.': 'La password di un evento protetto.',

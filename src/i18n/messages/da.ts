@@ -57,6 +57,8 @@ export const da: Catalogue = {
   'recurrence-scope-conflict': 'Dette felt hører til hele serien og kan ikke ændres på én forekomst.',
   'recurrence-unsupported': 'Denne form for gentagelse understøttes ikke; send en RRULE med RDATE og EXDATE.',
   'recurrence-bad-scope': 'Omfanget skal være this, following eller all; på en serie kun all.',
+  'by-slug-date-invalid': 'Datoen skal være en kalenderdato skrevet ÅÅÅÅ-MM-DD.',
+  'by-slug-no-occurrence': 'Denne begivenhed har ingen forekomst den {date}.',
   'venue-not-found': 'Det ønskede indlægs-ID findes ikke eller er ikke et spillested.',
   'organizer-not-found': 'Det ønskede indlægs-ID findes ikke eller er ikke en arrangør.',
   'could-not-create-venue': 'Spillestedet kunne ikke oprettes ud fra de angivne data.',

@@ -62,6 +62,8 @@ export const en = {
   'recurrence-scope-conflict': 'This field belongs to the whole series and cannot be changed on one occurrence.',
   'recurrence-unsupported': 'This form of recurrence is not supported; send an RRULE with RDATE and EXDATE.',
   'recurrence-bad-scope': 'The scope must be this, following or all; on a series only all.',
+  'by-slug-date-invalid': 'The date must be a calendar date written YYYY-MM-DD.',
+  'by-slug-no-occurrence': 'This event has no occurrence on {date}.',
   // Venues and organizers
   'venue-not-found': 'The requested post ID does not exist or is not a venue.',
   'organizer-not-found': 'The requested post ID does not exist or is not an organizer.',

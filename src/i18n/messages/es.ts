@@ -57,6 +57,8 @@ export const es: Catalogue = {
   'recurrence-scope-conflict': 'Este campo pertenece a toda la serie y no se puede cambiar en una sola ocurrencia.',
   'recurrence-unsupported': 'Esta forma de recurrencia no es compatible; envíe una RRULE con RDATE y EXDATE.',
   'recurrence-bad-scope': 'El alcance debe ser this, following o all; en una serie solo all.',
+  'by-slug-date-invalid': 'La fecha debe ser una fecha de calendario con el formato AAAA-MM-DD.',
+  'by-slug-no-occurrence': 'Este evento no tiene ninguna ocurrencia el {date}.',
   'venue-not-found': 'El ID solicitado no existe o no es un lugar.',
   'organizer-not-found': 'El ID solicitado no existe o no es un organizador.',
   'could-not-create-venue': 'No se ha podido crear el lugar con los datos proporcionados.',

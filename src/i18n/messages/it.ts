@@ -57,6 +57,8 @@ export const it: Catalogue = {
   'recurrence-scope-conflict': 'Questo campo appartiene all’intera serie e non può essere modificato su una sola occorrenza.',
   'recurrence-unsupported': 'Questa forma di ricorrenza non è supportata; invia una RRULE con RDATE ed EXDATE.',
   'recurrence-bad-scope': 'L’ambito deve essere this, following o all; su una serie solo all.',
+  'by-slug-date-invalid': 'La data deve essere una data di calendario nel formato AAAA-MM-GG.',
+  'by-slug-no-occurrence': 'Questo evento non ha alcuna occorrenza il {date}.',
   'venue-not-found': 'L’ID richiesto non esiste o non è un luogo.',
   'organizer-not-found': 'L’ID richiesto non esiste o non è un organizzatore.',
   'could-not-create-venue': 'Non è stato possibile creare il luogo con i dati forniti.',

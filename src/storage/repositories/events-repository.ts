@@ -80,6 +80,24 @@ export class EventsRepository {
   }
 
   /**
+   * The event of `id` that starts on a local date (YYYY-MM-DD): the first non-trashed occurrence
+   * of a series master that day, or a standalone event itself when it starts that day (60 §2).
+   */
+  async findIdOnLocalDate(id: number, date: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('events')
+      .select('id')
+      .where((eb) => eb.or([eb('post_parent', '=', id), eb.and([eb('id', '=', id), eb('is_series_master', '=', 0)])]))
+      .where('status', '!=', 'trash')
+      .where('start_local', '>=', `${date} 00:00:00`)
+      .where('start_local', '<=', `${date} 23:59:59`)
+      .orderBy('start_local')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /**
    * One page of the list and the total across pages: two queries whatever the page size. With a
    * location search centre, `distances` gives each listed event's venue distance in km.
    */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { can } from '../../../domain/auth/capabilities.ts';
 import { parseInstant } from '../../../domain/dates/date-input.ts';
+import { isCalendarDate } from '../../../domain/dates/wall-clock.ts';
 import { computeDateWindow } from '../../../domain/dates/date-window.ts';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
 import type { ParamFailure } from '../../../domain/errors.ts';
@@ -227,6 +228,20 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
     },
     ...(create ? {} : { scope: scopeArg }),
   };
+}
+
+/** `?date=` of a by-slug read: a real calendar date, YYYY-MM-DD (60 §2). */
+export const occurrenceDateArg: ArgSpec = {
+  type: 'string',
+  format: 'date',
+  extension: true,
+  description: 'On a recurring series: the occurrence on this local date (YYYY-MM-DD) instead of the series.',
+  validate: (value) => isLocalDate(value) || { messageKey: 'by-slug-date-invalid', code: 'by-slug-date-invalid' },
+};
+
+function isLocalDate(value: unknown): boolean {
+  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
 /** Which members of a series a write on an occurrence reaches (60 §6). */
