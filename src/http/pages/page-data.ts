@@ -86,6 +86,22 @@ export class PageData {
     return { events: await this.views(ctx, rows), total };
   }
 
+  /** One visible occurrence of a series, hidden-from-listings ones included (their pages work). */
+  private async occurrence(ctx: RestContext, masterId: number, bounds: Bounds, descending = false): Promise<EventRow | undefined> {
+    const filter = { ...this.filter({ featured: false }, bounds, descending), postParent: masterId, withHidden: true };
+    return (await this.events.list(filter, 1, 1, ctx.now)).rows[0];
+  }
+
+  /** The series occurrence starting on local `date`, the first by start when several (55 §2). */
+  occurrenceOn(ctx: RestContext, masterId: number, date: string): Promise<EventRow | undefined> {
+    return this.occurrence(ctx, masterId, { start_date: `${date} 00:00:00`, starts_before: `${addDays(date, 1)} 00:00:00` });
+  }
+
+  /** Where a series master's page leads (55 §2): its next occurrence that ends after now, else its last. */
+  async currentOccurrence(ctx: RestContext, masterId: number): Promise<EventRow | undefined> {
+    return (await this.occurrence(ctx, masterId, { ends_after: this.siteNow(ctx.now) })) ?? this.occurrence(ctx, masterId, {}, true);
+  }
+
   /** Start of the first and of the last visible event (navigation bounds of §4 and §6). */
   async extremes(ctx: RestContext, filters: ViewFilters): Promise<{ first?: string; last?: string }> {
     const [first, last] = await Promise.all([this.rows(ctx, filters, {}, 1, 1), this.rows(ctx, filters, {}, 1, 1, true)]);

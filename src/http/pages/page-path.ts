@@ -5,7 +5,7 @@ import type { ArchiveRef } from '../../web/links.ts';
 /** The page a path names (55 §2), before anything is read. */
 export type PageTarget =
   | { kind: 'view'; view?: CalendarView; archive?: ArchiveRef; featured: boolean; page?: number; anchor?: string; today?: boolean; ical?: boolean }
-  | { kind: 'event'; slug: string; ical?: boolean }
+  | { kind: 'event'; slug: string; date?: string; ical?: boolean }
   | { kind: 'linked'; type: 'venue' | 'organizer'; slug: string }
   | { kind: 'redirect'; location: string; status: 301 | 302 }
   | { kind: 'plain' }
@@ -79,7 +79,13 @@ export function parsePagePath(path: string): PageTarget {
     return viewSuffix(rest, undefined);
   }
   // Slugs stay raw: the lookup normalises them as the API does (10 §5).
-  if (head === 'event' && (rest.length === 1 || (rest.length === 2 && rest[1] === 'ical'))) return { kind: 'event', slug: raw[1], ical: rest.length === 2 };
+  if (head === 'event' && rest.length > 0) {
+    // `/event/{slug}/`, a series occurrence's `/event/{slug}/{YYYY-MM-DD}/` (60 §2), each with `ical/`.
+    const [, second, third] = rest;
+    const date = second !== undefined && isDate(second) ? second : undefined;
+    const ical = (date === undefined ? second : third) === 'ical';
+    if (rest.length === 1 + (date === undefined ? 0 : 1) + (ical ? 1 : 0)) return { kind: 'event', slug: raw[1], date, ical };
+  }
   if ((head === 'venue' || head === 'organizer') && rest.length === 1) return { kind: 'linked', type: head, slug: raw[1] };
   if (head === 'tag' && rest.length === 1) return { kind: 'redirect', location: `/events/tag/${encodeURIComponent(rest[0])}/`, status: 301 };
   return NOT_FOUND;

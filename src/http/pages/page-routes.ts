@@ -204,8 +204,19 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
           return message(req, 410, req.env.t('page_no_longer_available'), req.env.t('page_no_longer_available'));
         }
         if (!event || event.status !== 'publish') return notFound(req);
-        if (ical || target.ical) return { status: 302, location: `${req.env.ns}/events/${event.id}.ics` };
-        return eventPage(req, event, options);
+        // A series is reached through its occurrences (55 §2): the dated URL names one of them.
+        const series = event.is_series_master === 1;
+        if (target.date !== undefined && !series) return notFound(req);
+        const occurrence = target.date !== undefined ? await data.occurrenceOn(req.ctx, event.id, target.date) : undefined;
+        if (target.date !== undefined && !occurrence) return notFound(req);
+        const shown = occurrence ?? event;
+        if (ical || target.ical) return { status: 302, location: `${req.env.ns}/events/${shown.id}.ics` };
+        if (series && !occurrence) {
+          const current = await data.currentOccurrence(req.ctx, event.id);
+          if (!current) return notFound(req);
+          return { status: 302, location: `/event/${event.slug}/${datePart(current.start_local)}/` };
+        }
+        return eventPage(req, shown, options);
       }
       case 'linked': {
         const record = await findLinkedPostBySlug(db, target.type === 'venue' ? VENUE : ORGANIZER, normalizeSlugLookup(target.slug), req.ctx.now);

@@ -24,6 +24,8 @@ export interface EventListFilter {
   featured?: boolean;
   include?: readonly number[];
   postParent?: number;
+  /** `hide_from_listings` events too: only single pages reach them (55 §3.3). */
+  withHidden?: boolean;
   /** 60 §5 `hide_subsequent_recurrences`: of each series only its earliest matching occurrence. */
   firstOfSeries?: boolean;
   /** Location search (70-geo §3): only events at an eligible venue, within the radius of a centre. */
@@ -142,9 +144,9 @@ export class EventsRepository {
     let query: EventQuery = this.db
       .selectFrom('events')
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
-      .where('hide_from_listings', '=', 0)
       // Series masters are never listed, their occurrences are (60 §2).
       .where('is_series_master', '=', 0);
+    if (!filter.withHidden) query = query.where('hide_from_listings', '=', 0);
     if (filter.geo !== undefined) {
       // The join adds `near` for ordering and distances; the rest of the query names only events.
       query = query.innerJoin(nearVenues(filter.geo, this.nowUtc), 'near.venue_id', 'events.venue_id') as unknown as EventQuery;
