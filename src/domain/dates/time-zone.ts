@@ -106,3 +106,15 @@ export function zoneAbbreviation(zone: string, utcInstant: string): string {
   }
   return numericAbbreviation(IANAZone.create(spec.name).offset(millis));
 }
+
+/**
+ * True when a wall clock of an IANA zone names two instants (the hour repeated when DST ends):
+ * RFC 5545 clients read it as the first, the service may have stored the second (60 §4).
+ */
+export function isRepeatedWallClock(wall: string, zone: string): boolean {
+  const tz = zoneOf(zone);
+  const local = wallMillis(readWall(wall));
+  const offsets = new Set([tz.offset(local - 36 * 60 * MINUTE), tz.offset(local + 36 * 60 * MINUTE)]);
+  const instants = [...offsets].filter((offset) => tz.offset(local - offset * MINUTE) === offset);
+  return instants.length > 1;
+}

@@ -18,6 +18,7 @@ import {
   writeArgs,
 } from './events/event-args.ts';
 import { listEndpoint } from './events/event-list.ts';
+import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache } from '../../services/read-cache.ts';
 import { JsonText } from '../rest/send.ts';
@@ -158,5 +159,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
         },
       ],
     },
+    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500) }),
   ];
 }
