@@ -11,6 +11,7 @@ import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth } from './http/routes/health.ts';
 import { eventsNamespace } from './http/routes/index.ts';
+import { registerImportRoute } from './http/routes/ical-import.ts';
 import { UsersService } from './services/users-service.ts';
 import type { Storage } from './storage/database.ts';
 
@@ -58,6 +59,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
   registerNamespace(app, adminNamespace(users), registerOptions);
+  await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
   return app;

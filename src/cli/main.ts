@@ -6,6 +6,7 @@ import { RestError } from '../domain/errors.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
+import { importIcsCommand } from './import-ics.ts';
 
 const USAGE = `usage: calendar users <command>
   users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
@@ -26,6 +27,7 @@ async function findUser(users: UsersService, ref: string | undefined) {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'import' && argv[1] === 'ics') return void (process.exitCode = await importIcsCommand(argv.slice(2)));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -135,70 +135,73 @@ export class EventsService {
   }
 
   async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
-    return failingAs('could-not-create-event', () => this.db.transaction().execute(async (trx) => {
-      const now = ctx.now;
-      const nowUtc = formatWall(now);
-      const zone = fields.timezone || this.siteZone;
-      const allDay = fields.all_day ?? false;
-      const schedule = resolveSchedule({
-        zone,
-        start: wallClock('start_date', fields.start_date, zone, now),
-        end: wallClock('end_date', fields.end_date, zone, now),
-        allDay,
-      });
-      const requested = scaleRequestedStatus(fields.status, user, true)!;
-      // An event created straight into the trash is a trashed draft (restorable as such).
-      const publication = resolvePublication({
-        status: requested === 'trash' ? 'draft' : requested,
-        dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
-        dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
-        siteZone: this.siteZone,
-        now,
-      });
-      const title = this.html(user, fields.title ?? '');
-      let slug = fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX);
-      if (slug === '' && needsSlug(publication.status)) slug = slugify(title, SLUG_MAX);
-      slug = await findFreeSlug(trx, 'events', slug, undefined, SLUG_MAX);
-      const lifecycle = requested === 'trash'
-        ? trashed({ status: publication.status, slug })
-        : { status: publication.status, slug, pre_trash_status: null, pre_trash_slug: null };
-      const cost = parseCostInput(fields.cost);
-      const currency = inferCurrency(cost);
-      const website = fields.website === undefined ? '' : cleanWebsite(fields.website);
-      const id = await new ObjectsRepository(trx).allocate('event');
-      const row: EventRow = {
-        id,
-        author: fields.author ?? user.id,
-        ...lifecycle,
-        password: fields.password ?? '',
-        description: this.html(user, fields.description ?? ''),
-        excerpt: this.html(user, fields.excerpt ?? ''),
-        date_local: publication.date_local,
-        date_utc: publication.date_utc,
-        modified_local: utcToWall(nowUtc, this.siteZone),
-        modified_utc: nowUtc,
-        image_id: await this.image(trx, fields.image, nowUtc),
-        title,
-        ...schedule,
-        all_day: bit(allDay),
-        cost: JSON.stringify(cost),
-        currency_symbol: currency.symbol,
-        currency_position: currency.position,
-        // Never stored reads back as the event page (§3.8).
-        website: website === '' ? null : website,
-        show_map: bit(fields.show_map ?? false),
-        show_map_link: bit(fields.show_map_link ?? false),
-        hide_from_listings: bit(fields.hide_from_listings ?? false),
-        sticky: bit(fields.sticky ?? false),
-        featured: bit(fields.featured ?? false),
-        venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
-        post_parent: 0,
-      };
-      const events = new EventsRepository(trx, nowUtc);
-      await events.insert(row);
-      await this.links(trx, events, id, user, ctx, fields);
-      return (await events.findById(id))!;
-    }));
+    return failingAs('could-not-create-event', () => this.db.transaction().execute((trx) => this.createIn(trx, ctx, user, fields)));
+  }
+
+  /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
+  async createIn(trx: Kysely<Database>, ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
+    const now = ctx.now;
+    const nowUtc = formatWall(now);
+    const zone = fields.timezone || this.siteZone;
+    const allDay = fields.all_day ?? false;
+    const schedule = resolveSchedule({
+      zone,
+      start: wallClock('start_date', fields.start_date, zone, now),
+      end: wallClock('end_date', fields.end_date, zone, now),
+      allDay,
+    });
+    const requested = scaleRequestedStatus(fields.status, user, true)!;
+    // An event created straight into the trash is a trashed draft (restorable as such).
+    const publication = resolvePublication({
+      status: requested === 'trash' ? 'draft' : requested,
+      dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
+      dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
+      siteZone: this.siteZone,
+      now,
+    });
+    const title = this.html(user, fields.title ?? '');
+    let slug = fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX);
+    if (slug === '' && needsSlug(publication.status)) slug = slugify(title, SLUG_MAX);
+    slug = await findFreeSlug(trx, 'events', slug, undefined, SLUG_MAX);
+    const lifecycle = requested === 'trash'
+      ? trashed({ status: publication.status, slug })
+      : { status: publication.status, slug, pre_trash_status: null, pre_trash_slug: null };
+    const cost = parseCostInput(fields.cost);
+    const currency = inferCurrency(cost);
+    const website = fields.website === undefined ? '' : cleanWebsite(fields.website);
+    const id = await new ObjectsRepository(trx).allocate('event');
+    const row: EventRow = {
+      id,
+      author: fields.author ?? user.id,
+      ...lifecycle,
+      password: fields.password ?? '',
+      description: this.html(user, fields.description ?? ''),
+      excerpt: this.html(user, fields.excerpt ?? ''),
+      date_local: publication.date_local,
+      date_utc: publication.date_utc,
+      modified_local: utcToWall(nowUtc, this.siteZone),
+      modified_utc: nowUtc,
+      image_id: await this.image(trx, fields.image, nowUtc),
+      title,
+      ...schedule,
+      all_day: bit(allDay),
+      cost: JSON.stringify(cost),
+      currency_symbol: currency.symbol,
+      currency_position: currency.position,
+      // Never stored reads back as the event page (§3.8).
+      website: website === '' ? null : website,
+      show_map: bit(fields.show_map ?? false),
+      show_map_link: bit(fields.show_map_link ?? false),
+      hide_from_listings: bit(fields.hide_from_listings ?? false),
+      sticky: bit(fields.sticky ?? false),
+      featured: bit(fields.featured ?? false),
+      venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
+      post_parent: 0,
+    };
+    const events = new EventsRepository(trx, nowUtc);
+    await events.insert(row);
+    await this.links(trx, events, id, user, ctx, fields);
+    return (await events.findById(id))!;
   }
 
   /**
@@ -207,77 +210,80 @@ export class EventsService {
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      const now = ctx.now;
-      const nowUtc = formatWall(now);
-      const current = await this.existing(trx, id, now, true);
-      const changes: Partial<EventRow> = {};
+    return this.db.transaction().execute(async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields)));
+  }
 
-      const zone = fields.timezone === undefined ? current.timezone || this.siteZone : fields.timezone || this.siteZone;
-      const allDay = fields.all_day ?? current.all_day === 1;
-      Object.assign(changes, resolveSchedule({
-        zone,
-        start: fields.start_date === undefined ? undefined : wallClock('start_date', fields.start_date, zone, now),
-        end: fields.end_date === undefined ? undefined : wallClock('end_date', fields.end_date, zone, now),
-        allDay,
+  /** Update inside the caller's transaction; returns the stored event. */
+  async updateIn(trx: Kysely<Database>, ctx: RestContext, user: User, id: number, fields: EventFields): Promise<EventRow> {
+    const now = ctx.now;
+    const nowUtc = formatWall(now);
+    const current = await this.existing(trx, id, now, true);
+    const changes: Partial<EventRow> = {};
+
+    const zone = fields.timezone === undefined ? current.timezone || this.siteZone : fields.timezone || this.siteZone;
+    const allDay = fields.all_day ?? current.all_day === 1;
+    Object.assign(changes, resolveSchedule({
+      zone,
+      start: fields.start_date === undefined ? undefined : wallClock('start_date', fields.start_date, zone, now),
+      end: fields.end_date === undefined ? undefined : wallClock('end_date', fields.end_date, zone, now),
+      allDay,
+      previous: current,
+    }));
+    changes.all_day = bit(allDay);
+
+    let status = fields.status === undefined ? (current.status as Status) : scaleRequestedStatus(fields.status, user, false)!;
+    // Dates of a trashed event follow the status it had before the trash.
+    const outsideTrash = (current.status === 'trash' ? current.pre_trash_status ?? 'draft' : current.status) as Status;
+    const settled = status === 'trash' ? outsideTrash : status;
+    if ((fields.status !== undefined && status !== 'trash') || fields.date !== undefined || fields.date_utc !== undefined) {
+      const publication = resolvePublication({
+        status: settled,
+        dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
+        dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
         previous: current,
-      }));
-      changes.all_day = bit(allDay);
+        siteZone: this.siteZone,
+        now,
+      });
+      changes.date_local = publication.date_local;
+      changes.date_utc = publication.date_utc;
+      if (status !== 'trash') status = publication.status;
+    }
 
-      let status = fields.status === undefined ? (current.status as Status) : scaleRequestedStatus(fields.status, user, false)!;
-      // Dates of a trashed event follow the status it had before the trash.
-      const outsideTrash = (current.status === 'trash' ? current.pre_trash_status ?? 'draft' : current.status) as Status;
-      const settled = status === 'trash' ? outsideTrash : status;
-      if ((fields.status !== undefined && status !== 'trash') || fields.date !== undefined || fields.date_utc !== undefined) {
-        const publication = resolvePublication({
-          status: settled,
-          dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
-          dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
-          previous: current,
-          siteZone: this.siteZone,
-          now,
-        });
-        changes.date_local = publication.date_local;
-        changes.date_utc = publication.date_utc;
-        if (status !== 'trash') status = publication.status;
-      }
+    const title = fields.title === undefined ? current.title : this.html(user, fields.title);
+    if (fields.title !== undefined) changes.title = title;
+    // The slug the event has outside the trash; leaving the trash gives it back, uniquified.
+    const liveSlug = current.status === 'trash' ? restoredSlug(current) : current.slug;
+    let slug = (fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX)) || liveSlug;
+    if (slug === '' && needsSlug(status === 'trash' ? outsideTrash : status)) slug = slugify(title, SLUG_MAX);
+    const leavingTrash = current.status === 'trash' && status !== 'trash';
+    if (slug !== liveSlug || leavingTrash) slug = await findFreeSlug(trx, 'events', slug, id, SLUG_MAX);
+    Object.assign(changes, status === 'trash'
+      ? trashed({ status: settled, slug })
+      : { status, slug, pre_trash_status: null, pre_trash_slug: null });
 
-      const title = fields.title === undefined ? current.title : this.html(user, fields.title);
-      if (fields.title !== undefined) changes.title = title;
-      // The slug the event has outside the trash; leaving the trash gives it back, uniquified.
-      const liveSlug = current.status === 'trash' ? restoredSlug(current) : current.slug;
-      let slug = (fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX)) || liveSlug;
-      if (slug === '' && needsSlug(status === 'trash' ? outsideTrash : status)) slug = slugify(title, SLUG_MAX);
-      const leavingTrash = current.status === 'trash' && status !== 'trash';
-      if (slug !== liveSlug || leavingTrash) slug = await findFreeSlug(trx, 'events', slug, id, SLUG_MAX);
-      Object.assign(changes, status === 'trash'
-        ? trashed({ status: settled, slug })
-        : { status, slug, pre_trash_status: null, pre_trash_slug: null });
+    if (fields.description !== undefined) changes.description = this.html(user, fields.description);
+    if (fields.excerpt !== undefined) changes.excerpt = this.html(user, fields.excerpt);
+    if (fields.author !== undefined) changes.author = fields.author;
+    if (fields.password !== undefined) changes.password = fields.password;
+    if (fields.image !== undefined) changes.image_id = await this.image(trx, fields.image, nowUtc);
+    if (fields.cost !== undefined) {
+      const cost = parseCostInput(fields.cost);
+      const currency = inferCurrency(cost);
+      Object.assign(changes, { cost: JSON.stringify(cost), currency_symbol: currency.symbol, currency_position: currency.position });
+    }
+    if (fields.website !== undefined) changes.website = cleanWebsite(fields.website);
+    for (const flag of FLAGS) {
+      const value = fields[flag];
+      if (value !== undefined) changes[flag] = bit(value);
+    }
+    if (fields.venue !== undefined) changes.venue_id = await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone);
+    changes.modified_local = utcToWall(nowUtc, this.siteZone);
+    changes.modified_utc = nowUtc;
 
-      if (fields.description !== undefined) changes.description = this.html(user, fields.description);
-      if (fields.excerpt !== undefined) changes.excerpt = this.html(user, fields.excerpt);
-      if (fields.author !== undefined) changes.author = fields.author;
-      if (fields.password !== undefined) changes.password = fields.password;
-      if (fields.image !== undefined) changes.image_id = await this.image(trx, fields.image, nowUtc);
-      if (fields.cost !== undefined) {
-        const cost = parseCostInput(fields.cost);
-        const currency = inferCurrency(cost);
-        Object.assign(changes, { cost: JSON.stringify(cost), currency_symbol: currency.symbol, currency_position: currency.position });
-      }
-      if (fields.website !== undefined) changes.website = cleanWebsite(fields.website);
-      for (const flag of FLAGS) {
-        const value = fields[flag];
-        if (value !== undefined) changes[flag] = bit(value);
-      }
-      if (fields.venue !== undefined) changes.venue_id = await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone);
-      changes.modified_local = utcToWall(nowUtc, this.siteZone);
-      changes.modified_utc = nowUtc;
-
-      const events = new EventsRepository(trx, nowUtc);
-      await events.update(id, changes);
-      await this.links(trx, events, id, user, ctx, fields);
-      return describe(trx, (await events.findById(id))!);
-    });
+    const events = new EventsRepository(trx, nowUtc);
+    await events.update(id, changes);
+    await this.links(trx, events, id, user, ctx, fields);
+    return (await events.findById(id))!;
   }
 
   /** DELETE without force (§8): into the trash, 410 when already there; `describe` as for update. */

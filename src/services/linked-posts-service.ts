@@ -222,7 +222,7 @@ function utcNow(env: WriteEnv): string {
   return formatWall(env.now);
 }
 
-function repository(db: Kysely<Database>, type: LinkedPostType, now: Date): LinkedPostsRepository {
+export function repository(db: Kysely<Database>, type: LinkedPostType, now: Date): LinkedPostsRepository {
   return new LinkedPostsRepository(db, type, formatWall(now));
 }
 
@@ -249,17 +249,19 @@ async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput
 
 /**
  * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
- * applied to it only when the caller may edit it.
+ * applied to it only when the caller may edit it. An import, which matches by its own rules
+ * (50 C.6) and never modifies existing records, turns the duplicate rule off.
  */
 export async function createLinkedPost(
   db: Kysely<Database>,
   type: LinkedPostType,
   input: LinkedPostInput,
   env: WriteEnv,
+  options: { reuseDuplicate: boolean } = { reuseDuplicate: true },
 ): Promise<LinkedRecord> {
   const repo = repository(db, type, env.now);
   await lockUntilCommit(db, `duplicate:${type.kind}:${(input.name ?? '').toLowerCase()}`);
-  const match = await findDuplicate(repo, input, env.principal);
+  const match = options.reuseDuplicate ? await findDuplicate(repo, input, env.principal) : undefined;
   if (match) {
     // Name and description are what matched; rewriting their letter case is no update anyone asked for.
     const { name: _name, description: _description, ...rest } = input;

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.ts';
 import { initialSchema } from './0001-initial.ts';
 import { dataVersion } from './0002-data-version.ts';
+import { icalImports } from './0006-ical-imports.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '0001-initial': initialSchema(dialect),
         '0002-data-version': dataVersion(dialect),
+        '0006-ical-imports': icalImports(dialect),
       };
     },
   };
