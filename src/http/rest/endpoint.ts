@@ -22,6 +22,8 @@ export interface Endpoint {
   handler: (ctx: RestContext, params: Params) => RestResponse | Promise<RestResponse>;
   /** Short English summary, for the documentation. */
   summary?: string;
+  /** Media type of a success body that is not JSON (an iCalendar file); the route is an extension. */
+  produces?: string;
 }
 
 export interface RouteDef {

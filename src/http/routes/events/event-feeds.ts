@@ -124,6 +124,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
   const feedEndpoint: Endpoint = {
     methods: ['GET'],
     summary: 'The events the list would return, as one iCalendar file (text/calendar).',
+    produces: 'text/calendar',
     args: {
       ...listArgs(argDeps),
       limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: isPositiveInteger },
@@ -134,6 +135,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
   const singleEndpoint = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => Promise<number> | number): Endpoint => ({
     methods: ['GET'],
     summary: 'One event as an iCalendar file (text/calendar).',
+    produces: 'text/calendar',
     args: { ...args, ...password, context: contextArg },
     handler: async (ctx, params) => single(deps, ctx, await id(ctx, params), params),
   });
