@@ -11,7 +11,7 @@ for (const dialect of DIALECTS) {
   describe(`iCalendar import [${dialect}]`, { skip: skipReason(dialect) }, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(dialect, { clock, env: { CALENDAR_TIMEZONE: 'Europe/London' } });
+      t = await startTestApp(dialect, { clock, env: { CALENDAR_TIMEZONE: 'Europe/London', CALENDAR_IMPORT_MAX_EVENTS: '20' } });
     });
     after(() => t.close());
 
@@ -145,6 +145,34 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([none.status, none.body.code], [400, 'rest_missing_callback_param']);
       const wrongType = await t.request('POST', IMPORTS, { as: 'administrator', body: 'BEGIN:VCALENDAR', headers: { 'content-type': 'application/xml' } });
       assert.deepEqual([wrongType.status, wrongType.body.code], [415, 'ical-unsupported-media-type']);
+    });
+
+    test('multipart upload with options as form fields; the caps of C.9 answer 413', async () => {
+      const boundary = 'calendarBoundary42';
+      const part = (headers: string, content: Buffer | string) => Buffer.concat([Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
+      const payload = Buffer.concat([
+        part('Content-Disposition: form-data; name="dry_run"', '1'),
+        part('Content-Disposition: form-data; name="category[]"', 'Extra'),
+        part('Content-Disposition: form-data; name="file"; filename="google.ics"\r\nContent-Type: text/calendar', fixture('google.ics').toString().replace(/google\.com/g, 'multipart.example')),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]);
+      const headers = { authorization: t.authHeader(t.users.administrator), 'content-type': `multipart/form-data; boundary=${boundary}` };
+      const res = await t.app.inject({ method: 'POST', url: IMPORTS, headers, payload });
+      const body = JSON.parse(res.body);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(body.dry_run, true);
+      assert.equal(body.totals.created, 2);
+
+      const before = await rowCounts(t);
+      const vevent = (i: number) => `BEGIN:VEVENT\r\nUID:many-${i}@example.com\r\nDTSTART:20250410T100000Z\r\nSUMMARY:Many ${i}\r\nEND:VEVENT\r\n`;
+      const many = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${Array.from({ length: 21 }, (_, i) => vevent(i)).join('')}END:VCALENDAR\r\n`;
+      const tooMany = await importBytes(t, many);
+      assert.deepEqual([tooMany.status, tooMany.body.code, tooMany.body.data.reason], [413, 'ical-too-large', 'too-large']);
+      const oversized = await importBytes(t, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41));
+      assert.deepEqual([oversized.status, oversized.body.code], [413, 'ical-too-large']);
+      const json = await t.request('POST', `${NS}/events`, { as: 'administrator', body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'text/calendar' } });
+      assert.deepEqual([json.status, json.body.code], [413, 'rest_request_too_large'], 'other routes keep CALENDAR_BODY_LIMIT');
+      assert.deepEqual(await rowCounts(t), before);
     });
   });
 }
