@@ -174,5 +174,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([json.status, json.body.code], [413, 'rest_request_too_large'], 'other routes keep CALENDAR_BODY_LIMIT');
       assert.deepEqual(await rowCounts(t), before);
     });
+
+    test('concurrent imports of one file create each event once', async () => {
+      const file = fixture('google.ics').toString().replace(/google\.com/g, 'concurrent.example');
+      const [one, two] = await Promise.all([importBytes(t, file), importBytes(t, file)]);
+      assert.deepEqual([one.status, two.status], [200, 200]);
+      const results = [...one.body.items, ...two.body.items].map((item: any) => item.result).sort();
+      assert.deepEqual(results, ['created', 'created', 'unchanged', 'unchanged']);
+      assert.deepEqual(one.body.items.map((item: any) => item.event_id), two.body.items.map((item: any) => item.event_id));
+    });
   });
 }
