@@ -87,6 +87,10 @@ function parse(structure: IcalStructure): ICAL.Component {
   }
 }
 
+function unescapeText(value: string): string {
+  return value.replace(/\\([\\;,nN])/g, (_whole, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
+}
+
 function ignoredCount(calendar: ICAL.Component): number {
   let count = calendar.getAllSubcomponents().filter((component) => IGNORED_COMPONENTS.has(component.name)).length;
   for (const vevent of calendar.getAllSubcomponents('vevent')) {
@@ -106,7 +110,8 @@ export function planImport(bytes: Uint8Array, limits: IcalLimits, siteZone: stri
   const context = { zone, siteZone, fileZones, extraCategories: options.categories };
   const items = calendar.getAllSubcomponents('vevent').map((vevent, index) => mapVevent(vevent, structure.veventLines[index], context));
   return {
-    calendar: { name: String(calendar.getFirstPropertyValue('x-wr-calname') ?? ''), prodid: String(calendar.getFirstPropertyValue('prodid') ?? '') },
+    // ical.js leaves X- values escaped (their type is unknown to it).
+    calendar: { name: unescapeText(String(calendar.getFirstPropertyValue('x-wr-calname') ?? '')), prodid: String(calendar.getFirstPropertyValue('prodid') ?? '') },
     ignored: ignoredCount(calendar),
     items,
   };

@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       assert.doesNotMatch(parsed.get('Zero')!.vevent.toString(), /DTEND/);
       assert.match(res.text, /BEGIN:VTIMEZONE\r\nTZID:Asia\/Kathmandu\r\n/);
       assert.doesNotMatch(res.text, /TZID:UTC\r\n/);
-      assert.match(res.text, /X-WR-TIMEZONE:Europe\/Rome\r\n/);
+      assert.match(res.text, /X-WR-TIMEZONE:Europe\/Rome\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\nX-PUBLISHED-TTL:PT1H\r\n/);
       assert.match(res.text, /X-WR-CALDESC:Events for Test Site\r\n/);
     });
 
@@ -173,6 +173,9 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(uids, list.body.events.map((event: any) => `${event.id}@calendar.test`), query);
         assert.equal(feed.headers['x-tec-total'], String(list.body.total), query);
       }
+      const named = await t.request('GET', `${FEED}?categories=music-live`);
+      assert.match(named.text, /X-WR-CALNAME:Test Site – Music\\, Live\r\nNAME:Test Site – Music\\, Live\r\n/);
+      assert.match((await t.request('GET', `${FEED}?categories=music-live,semi-colon`)).text, /X-WR-CALNAME:Test Site\r\n/);
       for (const query of ['?start_date=not-a-date', '?categories=', '?page=0', '?featured=maybe']) {
         const list = await t.request('GET', `${EVENTS}${query}`);
         const feed = await t.request('GET', `${FEED}${query}`);

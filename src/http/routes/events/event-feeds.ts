@@ -19,7 +19,11 @@ import { loadEventModels } from '../../serializers/event-serializer.ts';
 import { renderCalendar, type CalendarHead } from '../../serializers/ical/calendar-renderer.ts';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
-import { resolveListRequest } from './event-list.ts';
+import { resolveListRequest, type ListRequest } from './event-list.ts';
+import { termNameOf } from '../../../services/terms-service.ts';
+import { findLinkedPostById } from '../../../services/linked-posts-service.ts';
+import { ORGANIZER, VENUE } from '../../../domain/linked-posts/linked-post-type.ts';
+import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
 
 export interface FeedDeps {
   db: Kysely<Database>;
@@ -78,6 +82,23 @@ export function subscribeUrl(ctx: RestContext, params: Params): string {
   return ctx.urls.nsUrl('/events.ics', pairs).replace(/^https?:/, 'webcal:');
 }
 
+/**
+ * `{site} – {name}` when the feed has exactly one `categories`, `tags`, `venue` or `organizer`
+ * filter naming one record (B.7), so that a subscription shows what it follows.
+ */
+async function calendarName(deps: FeedDeps, ctx: RestContext, query: ListRequest['query'], site: string): Promise<string> {
+  const filters = [
+    ['categories', query.categories], ['tags', query.tags], ['venue', query.venue], ['organizer', query.organizer],
+  ].filter(([, value]) => value !== undefined) as Array<[string, readonly (string | number)[]]>;
+  if (filters.length !== 1 || filters[0][1].length !== 1) return site;
+  const [kind, [entry]] = filters[0];
+  const name = kind === 'categories' || kind === 'tags'
+    ? await termNameOf(deps.db, kind === 'categories' ? 'tribe_events_cat' : 'post_tag', entry)
+    : (await findLinkedPostById(deps.db, kind === 'venue' ? VENUE : ORGANIZER, Number(entry), ctx.now))?.name;
+  const plain = name === undefined ? '' : htmlToPlainText(name);
+  return plain === '' ? site : `${site} – ${plain}`;
+}
+
 async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
   const request = await resolveListRequest(deps, ctx, params);
   const limit = Math.min(params.get<number>('limit'), LIMIT_MAX);
@@ -88,7 +109,7 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
     const models = await loadEventModels(deps.db, rows, ctx, {
       locked: (event) => !isUnlocked(eventOwnership(event), ctx.user, request.unlock),
     });
-    const head: CalendarHead = { siteName: site, name: site, packageVersion, siteZone: deps.siteZone };
+    const head: CalendarHead = { siteName: site, name: await calendarName(deps, ctx, request.query, site), packageVersion, siteZone: deps.siteZone };
     const rendered = renderCalendar(models, ctx, head);
     return { body: new FileBody(rendered.text, CALENDAR_TYPE, bodyTag(rendered.text)), total, truncated: rendered.emitted < total };
   });

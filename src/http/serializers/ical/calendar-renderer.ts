@@ -5,7 +5,7 @@ import { eventPageUrl } from '../../../domain/events/event-web.ts';
 import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
 import type { EventModel } from '../event-serializer.ts';
 import type { RestContext } from '../../rest/context.ts';
-import { dateOf, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
+import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { spanOf, tzidZone, vtimezones } from './vtimezone.ts';
 
 // RFC 5545 §3.1: at most 75 octets per line. ical.js counts the continuation's leading space
@@ -146,15 +146,16 @@ function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
   component.addPropertyWithValue('prodid', `-//${icalText(calendar.siteName)}//calendar ${calendar.packageVersion}//EN`);
   component.addPropertyWithValue('calscale', 'GREGORIAN');
   component.addPropertyWithValue('method', 'PUBLISH');
-  component.addPropertyWithValue('x-wr-calname', icalText(calendar.name));
-  component.addPropertyWithValue('name', icalText(calendar.name));
+  // ical.js writes X- and RFC 7986 properties verbatim (type "unknown"): they are escaped here.
+  component.addPropertyWithValue('x-wr-calname', escapeText(calendar.name));
+  component.addPropertyWithValue('name', escapeText(calendar.name));
   const description = icalText(ctx.t('ical_calendar_description', { site: calendar.siteName }));
-  component.addPropertyWithValue('x-wr-caldesc', description);
+  component.addPropertyWithValue('x-wr-caldesc', escapeText(description));
   component.addPropertyWithValue('description', description);
   component.addPropertyWithValue('x-original-url', `${ctx.urls.edition}/events/`);
   if (parseTimeZone(calendar.siteZone)?.kind === 'iana') component.addPropertyWithValue('x-wr-timezone', calendar.siteZone);
+  // ical.js adds VALUE=DURATION itself (not the property's default type).
   const refresh = new ICAL.Property('refresh-interval');
-  refresh.setParameter('value', 'DURATION');
   refresh.setValue(ICAL.Duration.fromString('PT1H'));
   component.addProperty(refresh);
   component.addPropertyWithValue('x-published-ttl', 'PT1H');

@@ -12,6 +12,11 @@ export function icalText(value: string): string {
   return value.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
 }
 
+/** A TEXT value escaped by hand (RFC 5545 §3.3.11), for properties ical.js writes verbatim. */
+export function escapeText(value: string): string {
+  return icalText(value).replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\n/g, '\\n');
+}
+
 /** A parameter value (CN, TZID): `"` as `'`, controls removed; ical.js quotes it when needed. */
 export function icalParam(value: string): string {
   return value.replace(/"/g, "'").replace(new RegExp(ANY_CONTROL.source, 'g'), '');
