@@ -11,7 +11,21 @@ export type TimeZoneSpec =
 const OFFSET_PATTERN = /^UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?$/;
 const MAX_OFFSET_MINUTES = 14 * 60;
 
+// Checking an IANA name builds an Intl formatter (about a millisecond): answers are remembered,
+// for a bounded number of distinct inputs.
+const parsedZones = new Map<string, TimeZoneSpec | null>();
+const PARSED_ZONES_MAX = 2000;
+
 export function parseTimeZone(input: string): TimeZoneSpec | null {
+  const known = parsedZones.get(input);
+  if (known !== undefined || parsedZones.has(input)) return known ?? null;
+  const spec = readTimeZone(input);
+  if (parsedZones.size >= PARSED_ZONES_MAX) parsedZones.clear();
+  parsedZones.set(input, spec);
+  return spec;
+}
+
+function readTimeZone(input: string): TimeZoneSpec | null {
   if (input === 'UTC') return { kind: 'utc', name: 'UTC', offsetMinutes: 0 };
   const m = OFFSET_PATTERN.exec(input);
   if (m) {

@@ -18,6 +18,14 @@ export interface ZoneSpan {
  * wall clock falls in a repeated hour; undefined means the instants are written in UTC.
  */
 export function tzidZone(model: EventModel): string | undefined {
+  // Asked for by the zone blocks and by DTSTART/DTEND: each model's answer is worked out once.
+  if (!tzidZones.has(model)) tzidZones.set(model, decideTzid(model));
+  return tzidZones.get(model);
+}
+
+const tzidZones = new WeakMap<EventModel, string | undefined>();
+
+function decideTzid(model: EventModel): string | undefined {
   const { event } = model;
   if (event.all_day === 1) return undefined;
   const zone = parseTimeZone(event.timezone);
@@ -64,6 +72,19 @@ export function vtimezone(zone: string, fromYear: number, toYear: number): strin
   return component.toString();
 }
 
+// The tz data does not change while the process runs: each block is built once per span.
+const blocks = new Map<string, string>();
+const BLOCKS_MAX = 500;
+
 export function vtimezones(span: ZoneSpan): string[] {
-  return span.zones.map((zone) => vtimezone(zone, span.fromYear, span.toYear));
+  return span.zones.map((zone) => {
+    const key = `${zone}\u0000${span.fromYear}\u0000${span.toYear}`;
+    let block = blocks.get(key);
+    if (block === undefined) {
+      block = vtimezone(zone, span.fromYear, span.toYear);
+      if (blocks.size >= BLOCKS_MAX) blocks.clear();
+      blocks.set(key, block);
+    }
+    return block;
+  });
 }
