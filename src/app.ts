@@ -57,7 +57,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
+  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   registerNamespace(app, adminNamespace(users), registerOptions);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);

@@ -1,9 +1,14 @@
+import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
   /** Prefix before `/calendar/events/v1`, without trailing slash ('' or '/something'). */
   basePath: string;
+  /** Further namespaces the events routes answer under (90 §1), e.g. `tribe/events/v1`. */
+  namespaceAliases: string[];
   /** Origin used in absolute links; null = derived from each request. */
   publicUrl: string | null;
   /** Site time zone (IANA name). */
@@ -31,6 +36,10 @@ export interface Config {
   importMaxEvents: number;
   /** Origins an import may fetch a URL from; empty = URL imports refused. */
   importUrlAllowlist: string[];
+  /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
+  geofenceRadius: number;
+  /** Default unit of location search radii and distances. */
+  distanceUnit: DistanceUnit;
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +59,26 @@ function normalizeBasePath(raw: string | undefined): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+const ALIAS_FORM = /^[a-z0-9-]+\/[a-z0-9-]+\/v[0-9]+$/;
+
+/** 90 §1: a malformed, reserved or repeated entry stops the start with a line naming it. */
+function namespaceAliases(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const aliases: string[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const problem = !ALIAS_FORM.test(entry)
+      ? 'is not of the form vendor/name/vN (lower-case letters, digits and hyphens)'
+      : entry === NAMESPACE || entry === ADMIN_NAMESPACE
+        ? 'is a namespace of the service itself'
+        : aliases.includes(entry)
+          ? 'is listed twice'
+          : null;
+    if (problem) throw new ConfigError(`CALENDAR_NAMESPACE_ALIASES: "${entry}" ${problem}`);
+    aliases.push(entry);
+  }
+  return aliases;
 }
 
 function normalizePublicUrl(raw: string | undefined): string | null {
@@ -95,12 +124,29 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+function distanceUnit(raw: string | undefined): DistanceUnit {
+  if (raw === undefined || raw === '') return 'mi';
+  const unit = parseUnit(raw.trim());
+  if (unit === undefined) throw new ConfigError(`CALENDAR_DISTANCE_UNIT must be miles or kms, got "${raw}"`);
+  return unit;
+}
+
+function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
+  if (raw === undefined || raw === '') return 25;
+  const value = parseDecimal(raw.trim());
+  if (value === undefined || value <= 0 || value > MAX_RADIUS[unit]) {
+    throw new ConfigError(`CALENDAR_GEOFENCE_RADIUS must be a number greater than 0 and at most ${MAX_RADIUS[unit]} (${unit}), got "${raw}"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
     basePath: normalizeBasePath(env.CALENDAR_BASE_PATH),
+    namespaceAliases: namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES),
     publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
     timezone: timeZone(env.CALENDAR_TIMEZONE),
     adminLogin: env.CALENDAR_ADMIN_LOGIN || 'admin',
@@ -117,5 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxBytes: integer(env, 'CALENDAR_IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),
     importUrlAllowlist: originList(env, 'CALENDAR_IMPORT_URL_ALLOWLIST'),
+    distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
+    geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
   };
 }

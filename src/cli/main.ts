@@ -7,12 +7,15 @@ import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
 import { importIcsCommand } from './import-ics.ts';
+import { importSiteCommand } from './import-site.ts';
 
 const USAGE = `usage: calendar users <command>
   users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
   users list                                   list users
   users remove LOGIN|ID                        delete a user
   users new-password LOGIN|ID                  print a new application password (old ones keep working)
+       calendar import site URL [options]
+  import site URL                              copy a whole calendar from a live site (calendar import site --help)
 roles: ${ROLES.join(', ')}
 The database is the one DATABASE_URL names (default sqlite:./data/calendar.db).`;
 
@@ -28,6 +31,7 @@ async function findUser(users: UsersService, ref: string | undefined) {
 
 async function run(argv: string[]): Promise<void> {
   if (argv[0] === 'import' && argv[1] === 'ics') return void (process.exitCode = await importIcsCommand(argv.slice(2)));
+  if (argv[0] === 'import' && argv[1] === 'site') process.exit(await importSiteCommand(argv.slice(2)));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -20,6 +20,7 @@ import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
+import { inTransaction } from '../storage/transactions.ts';
 import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
 import { resolveEventTerms } from './terms-service.ts';
 
@@ -126,7 +127,7 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number }> {
+  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
   }
 
@@ -135,7 +136,7 @@ export class EventsService {
   }
 
   async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
-    return failingAs('could-not-create-event', () => this.db.transaction().execute((trx) => this.createIn(trx, ctx, user, fields)));
+    return failingAs('could-not-create-event', () => inTransaction(this.db, (trx) => this.createIn(trx, ctx, user, fields)));
   }
 
   /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
@@ -210,7 +211,7 @@ export class EventsService {
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields)));
+    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields)));
   }
 
   /** Update inside the caller's transaction; returns the stored event. */
@@ -288,7 +289,7 @@ export class EventsService {
 
   /** DELETE without force (§8): into the trash, 410 when already there; `describe` as for update. */
   async trash<T>(ctx: RestContext, id: number, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const current = await this.existing(trx, id, ctx.now, true);
       if (current.status === 'trash') throw new RestError(410, 'event-is-in-trash');
       const nowUtc = formatWall(ctx.now);
@@ -307,7 +308,7 @@ export class EventsService {
    * event as it was, inside the same transaction, before anything is removed.
    */
   async deletePermanently<T>(id: number, now: Date, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const previous = await describe(trx, await this.existing(trx, id, now, true));
       // The event row, its organizer and term links cascade from its id.
       await new ObjectsRepository(trx).delete(id);

@@ -257,7 +257,7 @@ class ImportWriter {
     const match = candidates.find((record) => record.address === undefined || record.address === '' || same(record.address, venue.address));
     if (match) return this.note(this.venues, match.id, false);
     const input = readLinkedPostInput(VENUE, { venue: venue.name, address: venue.address, status: this.options.status }, this.env);
-    return this.note(this.venues, (await createLinkedPost(this.trx, VENUE, input, this.env, { reuseDuplicate: false })).id, true);
+    return this.note(this.venues, (await createLinkedPost(this.trx, VENUE, input, this.env, { distinct: true })).id, true);
   }
 
   /** The organizer with this e-mail, else one of this name without e-mail, else a new one (C.6). */
@@ -270,7 +270,7 @@ class ImportWriter {
     const match = candidates.find((record) => !record.email);
     if (match) return this.note(this.organizers, match.id, false);
     const input = readLinkedPostInput(ORGANIZER, { organizer: organizer.name, email: organizer.email, status: this.options.status }, this.env);
-    return this.note(this.organizers, (await createLinkedPost(this.trx, ORGANIZER, input, this.env, { reuseDuplicate: false })).id, true);
+    return this.note(this.organizers, (await createLinkedPost(this.trx, ORGANIZER, input, this.env, { distinct: true })).id, true);
   }
 
   private note(list: { created: number[]; reused: number[] }, id: number, created: boolean): number {

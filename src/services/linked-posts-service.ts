@@ -4,7 +4,8 @@ import { canEditRecord, canReadRecord } from '../domain/auth/record-permissions.
 import { parseInstant } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall } from '../domain/dates/time-zone.ts';
-import { RestError, invalidParam } from '../domain/errors.ts';
+import { InvalidParamsError, RestError, invalidParam, type ParamFailure } from '../domain/errors.ts';
+import { checkCoordinateField, COORDINATE_FIELD_NAMES, readCoordinateChange } from '../domain/geo/geo-input.ts';
 import {
   ORGANIZER, VENUE, isWebsiteInput, ownership,
   type LinkedFlag, type LinkedPostType, type LinkedTextField,
@@ -43,11 +44,12 @@ export interface WriteEnv {
 // ---------------------------------------------------------------------------------------------
 // Field rules (20 §6.1), shared by the HTTP arguments and venues/organizers given inline in events.
 
-type FieldCheck = (value: unknown, db: Kysely<Database>, principal: Principal | null, now: Date) => boolean | Promise<boolean>;
+/** true, false (the generic reason) or the precise reason (`data.details`). */
+type FieldCheck = (value: unknown, db: Kysely<Database>, principal: Principal | null, now: Date) => boolean | ParamFailure | Promise<boolean | ParamFailure>;
 
 export interface LinkedFieldRule {
   /** The type the reference declares, for the documentation. */
-  docType: 'string' | 'integer';
+  docType: 'string' | 'integer' | 'number';
   description: string;
   check: FieldCheck;
   extension?: boolean;
@@ -131,6 +133,17 @@ export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFie
   for (const field of type.textFields) {
     rules[field] = { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: field === 'website' ? isWebsiteInput : isString };
   }
+  if (type.coordinates) {
+    const descriptions: Record<string, string> = {
+      geo_lat: 'Latitude in degrees, -90 to 90; empty clears. Sent with geo_lng.',
+      latitude: 'Alias of geo_lat.',
+      geo_lng: 'Longitude in degrees, -180 to 180; empty clears. Sent with geo_lat.',
+      longitude: 'Alias of geo_lng.',
+    };
+    for (const [name, description] of Object.entries(descriptions)) {
+      rules[name] = { docType: 'number', description, check: (value) => checkCoordinateField(name, value), extension: true };
+    }
+  }
   rules.image = {
     docType: 'string',
     description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
@@ -164,6 +177,10 @@ export interface LinkedPostInput {
   image?: unknown;
   /** '' removes the password. */
   password?: string;
+  /** The coordinate fields sent (venues), checked against the stored pair when applied. */
+  coordinates?: Readonly<Record<string, unknown>>;
+  /** The slug to start from instead of the name's (imports keep the source's slugs, 90 §2.2). */
+  slug?: string;
 }
 
 /** Names and descriptions keep their HTML only for callers with unfiltered_html (40 §9). */
@@ -207,6 +224,10 @@ export function readLinkedPostInput(type: LinkedPostType, source: Readonly<Recor
   if (value('image') !== undefined) input.image = value('image');
   const password = value('password');
   if (typeof password === 'string') input.password = password;
+  if (type.coordinates) {
+    const sent = Object.keys(COORDINATE_FIELD_NAMES).filter((name) => value(name) !== undefined && value(name) !== null);
+    if (sent.length > 0) input.coordinates = Object.fromEntries(sent.map((name) => [name, value(name)]));
+  }
   return input;
 }
 
@@ -249,19 +270,19 @@ async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput
 
 /**
  * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
- * applied to it only when the caller may edit it. An import, which matches by its own rules
- * (50 C.6) and never modifies existing records, turns the duplicate rule off.
+ * applied to it only when the caller may edit it. An import asks for `distinct` records: a copy
+ * must never merge into (and later update) a record it did not create (90 §2.3, 50 C.6).
  */
 export async function createLinkedPost(
   db: Kysely<Database>,
   type: LinkedPostType,
   input: LinkedPostInput,
   env: WriteEnv,
-  options: { reuseDuplicate: boolean } = { reuseDuplicate: true },
+  options: { distinct?: boolean } = {},
 ): Promise<LinkedRecord> {
   const repo = repository(db, type, env.now);
   await lockUntilCommit(db, `duplicate:${type.kind}:${(input.name ?? '').toLowerCase()}`);
-  const match = options.reuseDuplicate ? await findDuplicate(repo, input, env.principal) : undefined;
+  const match = options.distinct ? undefined : await findDuplicate(repo, input, env.principal);
   if (match) {
     // Name and description are what matched; rewriting their letter case is no update anyone asked for.
     const { name: _name, description: _description, ...rest } = input;
@@ -278,7 +299,7 @@ export async function createLinkedPost(
     now: env.now,
   });
   const id = await new ObjectsRepository(db).allocate(type.kind);
-  const base = slugify(input.name ?? '', SLUG_MAX_LENGTH) || String(id);
+  const base = slugify(input.slug || input.name || '', SLUG_MAX_LENGTH) || String(id);
   const nowUtc = utcNow(env);
   const record: LinkedRecord = {
     id,
@@ -300,10 +321,21 @@ export async function createLinkedPost(
   for (const field of type.textFields) record[field] = input.text[field] ?? '';
   if (type.textFields.includes('stateprovince')) record.stateprovince = deriveStateProvince(input.text);
   for (const flag of type.flags) record[flag] = input.flags[flag] === false ? 0 : 1;
+  if (type.coordinates) Object.assign(record, { geo_lat: null, geo_lng: null }, coordinateChanges(input, { geo_lat: null, geo_lng: null }));
   if (requested === 'trash') Object.assign(record, trashed({ status: publication.status, slug: base }));
   else if (!floats(publication.status)) record.slug = await findFreeSlug(db, type.collection, base, id, SLUG_MAX_LENGTH);
   await repo.insert(record);
   return (await repo.findById(id))!;
+}
+
+/** The coordinate columns a write sets (70-geo §2.1); the pair must end up complete or empty. */
+function coordinateChanges(input: LinkedPostInput, stored: Pick<LinkedRecord, 'geo_lat' | 'geo_lng'>): Pick<LinkedRecord, 'geo_lat' | 'geo_lng'> {
+  if (input.coordinates === undefined) return {};
+  const change = readCoordinateChange(input.coordinates, { lat: stored.geo_lat ?? null, lng: stored.geo_lng ?? null });
+  const columns: Pick<LinkedRecord, 'geo_lat' | 'geo_lng'> = {};
+  if (change.lat !== undefined) columns.geo_lat = change.lat;
+  if (change.lng !== undefined) columns.geo_lng = change.lng;
+  return columns;
 }
 
 /** The region fields whose presence recomputes `stateprovince` from this request (20 §6.3). */
@@ -337,6 +369,7 @@ export async function updateLinkedPost(
     if (input.flags[flag] !== undefined) changes[flag] = input.flags[flag] ? 1 : 0;
   }
   if (input.image !== undefined) changes.image_id = await resolveImage(db, input.image, env);
+  Object.assign(changes, coordinateChanges(input, current));
 
   const requested = input.status === undefined ? undefined : scaleRequestedStatus(input.status, env.principal, false);
   if (requested !== undefined || input.dateLocal !== undefined || input.dateUtc !== undefined) {
@@ -407,10 +440,10 @@ export async function listLinkedPosts(
   page: number,
   perPage: number,
   now: Date,
-): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow> }> {
-  const { records, total } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
+): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow>; distances?: Map<number, number> }> {
+  const { records, total, distances } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
   const images = await new MediaRepository(db).findByIds(imageIds(records));
-  return { records, total, images };
+  return { records, total, images, distances };
 }
 
 export function imagesOf(db: Kysely<Database>, records: readonly LinkedRecord[]): Promise<Map<number, MediaRow>> {
@@ -481,7 +514,7 @@ async function isValidForm(db: Kysely<Database>, type: LinkedPostType, form: Lin
       for (const [field, rule] of Object.entries(linkedFieldRules(type))) {
         const value = form.fields[field];
         if (value === undefined || value === null) continue;
-        if (!(await rule.check(value, db, principal, now))) return false;
+        if ((await rule.check(value, db, principal, now)) !== true) return false;
       }
       return true;
     }
@@ -514,7 +547,13 @@ async function resolveValidForm(trx: Kysely<Database>, type: LinkedPostType, for
     case 'id':
       return form.id;
     case 'data':
-      return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
+      try {
+        return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
+      } catch (error) {
+        // A reason about a field of the inline record is a reason about the event's parameter.
+        if (error instanceof InvalidParamsError) throw invalidParam(type.kind, Object.values(error.failures)[0]);
+        throw error;
+      }
     case 'invalid':
       throw invalidParam(type.kind);
   }

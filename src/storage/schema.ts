@@ -22,6 +22,8 @@ export interface Database {
   /** One row: incremented by triggers on every write to the content tables (read caches key on it). */
   data_version: { id: number; version: number };
   ical_imports: IcalImportRow;
+  /** The id map of site imports (90 §2.3). */
+  import_records: ImportRecordRow;
 }
 
 /** Which event an imported iCalendar component became (50 C.6); instance_key '' = a plain event. */
@@ -34,6 +36,18 @@ export interface IcalImportRow {
   /** LAST-MODIFIED of the component as written, '' when absent. */
   last_modified: string;
   imported_at: string;
+}
+
+export type ImportKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+
+export interface ImportRecordRow {
+  /** The normalised namespace root URL of the source. */
+  source: string;
+  kind: ImportKind;
+  source_id: number;
+  local_id: number;
+  /** The source's `modified_utc`, or for terms (which carry none) a fingerprint of the copied fields. */
+  source_modified_utc: string;
 }
 
 export type ObjectKind = 'event' | 'venue' | 'organizer' | 'media';
@@ -99,6 +113,9 @@ export interface VenueRow extends PostColumns {
   stateprovince: string;
   show_map: number;
   show_map_link: number;
+  /** Degrees; both set or both null (70-geo §4.1). */
+  geo_lat: number | null;
+  geo_lng: number | null;
 }
 
 export interface OrganizerRow extends PostColumns {

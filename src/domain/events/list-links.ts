@@ -20,6 +20,8 @@ export interface EffectiveListQuery {
   categories?: readonly string[];
   tags?: readonly string[];
   strictDates?: string;
+  /** Parameters of extensions, appended after the reference's own in this order (70-geo §3.3). */
+  extra?: ReadonlyArray<readonly [string, string]>;
 }
 
 type Pair = [string, string];
@@ -50,6 +52,7 @@ function linkQuery(query: EffectiveListQuery): Pair[] {
   add('categories', query.categories?.join(','));
   add('tags', query.tags?.join(','));
   add('strict_dates', query.strictDates);
+  for (const [name, value] of query.extra ?? []) add(name, value);
   return pairs;
 }
 

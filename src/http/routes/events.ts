@@ -1,7 +1,7 @@
 import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { invalidParam, RestError } from '../../domain/errors.ts';
-import { isUnlocked } from '../../domain/posts/password.ts';
+import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { eventOwnership, EventsService } from '../../services/events-service.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
@@ -42,6 +42,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   const singles = new ReadCache<JsonText>(2000);
+  const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
 
@@ -68,9 +69,10 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     const jsonLd = record.password === '' && (event.status !== 'private' || can(ctx.user, 'read_private_posts'));
     // Who may see the event was decided above; what it looks like depends on these (the caller
     // too: embedded venues and organizers carry their json_ld only for those who may read them).
-    const key = JSON.stringify([id, ctx.lang, ctx.urls.origin, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '']);
+    const password = revealedPassword(record, ctx.user, params.get('context') === 'edit');
+    const key = JSON.stringify([id, ctx.lang, ctx.urls.ns, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '', password !== undefined]);
     const body = await cache.get(key, async () => {
-      const value = await serializeEvent(db, event, ctx, { jsonLd });
+      const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return new JsonText(JSON.stringify(value), value);
     });
     return { body };
@@ -109,7 +111,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache() }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
@@ -159,6 +161,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
         },
       ],
     },
-    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500) }),
+    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500), geoDefaults }),
   ];
 }

@@ -70,6 +70,15 @@ export const en = {
   'venue-archive-page-not-found': 'The requested venue archive page does not exist.',
   'organizer-archive-page-not-found': 'The requested organizer archive page does not exist.',
   'archive-bad-search-string': 'The "search" parameter must be a string.',
+  // Location search and venue coordinates (70-geo)
+  'geo-not-a-number': "{param} must be a decimal number such as 45.5 (a dot for decimals, no exponent).",
+  'geo-latitude-out-of-range': "{param} must be a latitude between -90 and 90.",
+  'geo-longitude-out-of-range': "{param} must be a longitude between -180 and 180.",
+  'geo-coordinate-missing': "{param} is missing: coordinates come in pairs, and {other} was given.",
+  'geo-aliases-disagree': "{param} and {other} give different values for the same coordinate.",
+  'geo-radius-out-of-range': "{param} must be greater than 0 and at most {max} {unit}.",
+  'geo-unknown-unit': "{param} must be one of {values}.",
+  'geo-distance-needs-centre': "Ordering by distance needs a centre: geoloc=1 with geoloc_lat and geoloc_lng.",
   // Terms
   'term-archive-page-not-found': 'The requested term archive page does not exist.',
   term_exists: 'A term with the name provided already exists in this taxonomy.',

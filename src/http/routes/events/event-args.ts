@@ -101,7 +101,8 @@ const windowDate = (description: string): ArgSpec => ({ description, validate: i
 
 const ticketsInactive: ParamFailure = { messageKey: 'event-tickets-not-active', code: 'event-tickets-not-active' };
 
-export function listArgs(deps: EventArgsDeps): ArgSpecs {
+/** `geoArgs`: the location search parameters (70-geo §3.1), shared with the venue list. */
+export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
   return {
     page: { type: 'integer', default: 1, description: 'The archive page to return.', validate: isPositiveInteger },
     per_page: { type: 'integer', default: 10, description: 'The number of events to return on each page (at most 50).', validate: isPositiveInteger },
@@ -117,9 +118,8 @@ export function listArgs(deps: EventArgsDeps): ArgSpecs {
       description: 'The statuses of the events to return; only "publish" unless the caller may edit events ("any": every status but trash).',
       validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
     },
-    geoloc: { type: 'boolean', description: 'Requires the geolocation extension; accepted without effect.' },
-    geoloc_lat: { description: 'Requires the geolocation extension; accepted without effect.' },
-    geoloc_lng: { description: 'Requires the geolocation extension; accepted without effect.' },
+    // geoloc, geoloc_lat, geoloc_lng at the reference's place; the extensions of 70-geo follow them.
+    ...geoArgs,
     include: {
       items: { type: 'integer' },
       description: 'Only the events with these IDs.',

@@ -20,6 +20,8 @@ import { renderCalendar, type CalendarHead } from '../../serializers/ical/calend
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
 import { resolveListRequest, type ListRequest } from './event-list.ts';
+import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
+import { geoSearchArgs } from '../geo-args.ts';
 import { termNameOf } from '../../../services/terms-service.ts';
 import { findLinkedPostById } from '../../../services/linked-posts-service.ts';
 import { ORGANIZER, VENUE } from '../../../domain/linked-posts/linked-post-type.ts';
@@ -33,6 +35,8 @@ export interface FeedDeps {
   siteName: string | null;
   /** Rendered files, valid while the data version stands (like the JSON list pages). */
   files: ReadCache<CachedFile>;
+  /** Site defaults of the location search (70-geo §5), as the list has them. */
+  geoDefaults: GeoDefaults;
 }
 
 export interface CachedFile {
@@ -147,7 +151,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
     summary: 'The events the list would return, as one iCalendar file (text/calendar).',
     produces: 'text/calendar',
     args: {
-      ...listArgs(argDeps),
+      ...listArgs(argDeps, geoSearchArgs(deps.geoDefaults, 'events')),
       limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: isPositiveInteger },
       expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series.' },
     },

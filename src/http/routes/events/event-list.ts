@@ -18,6 +18,8 @@ import { JsonText } from '../../rest/send.ts';
 import type { ReadCache } from '../../../services/read-cache.ts';
 import { listArgs } from './event-args.ts';
 import { formatWall } from '../../../domain/dates/datetime-format.ts';
+import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
+import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';
 
 export interface EventListDeps {
   db: Kysely<Database>;
@@ -25,6 +27,8 @@ export interface EventListDeps {
   siteZone: string;
   /** Rendered list pages, valid while the data version stands. */
   pages: ReadCache<CachedPage | null>;
+  /** Site defaults of the location search (70-geo §5). */
+  geoDefaults: GeoDefaults;
 }
 
 export interface CachedPage {
@@ -69,12 +73,13 @@ export interface ListRequest {
   query: EffectiveListQuery;
   unlock: { password: unknown; contextEdit: boolean };
   editor: boolean;
+  geo: ReturnType<typeof geoSearchOf>;
   /** Everything a rendering depends on besides paging (relative dates already resolved). */
   cacheKey: unknown[];
 }
 
 /** The filter of §4.1–§4.4 for this caller: shared by the JSON list and the iCalendar feed. */
-export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZone'>, ctx: RestContext, params: Params): Promise<ListRequest> {
+export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZone' | 'geoDefaults'>, ctx: RestContext, params: Params): Promise<ListRequest> {
   const principal = ctx.user;
   const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
   const window = dateWindow(params, deps.siteZone, ctx.now);
@@ -82,6 +87,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
   const categories = optional<string[]>(params, 'categories');
   const tags = optional<string[]>(params, 'tags');
   const search = optional<string>(params, 'search');
+  const geo = geoSearchOf(params, deps.geoDefaults);
   const query: EffectiveListQuery = {
     perPage,
     bounds: window.bounds,
@@ -98,6 +104,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
     categories,
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
+    extra: geoLinkPairs(params),
   };
   const filter: EventListFilter = {
     statuses,
@@ -113,6 +120,9 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
     featured: query.featured,
     include: query.include,
     postParent: query.postParent,
+    geo: geo.filter,
+    orderBy: geo.orderby,
+    orderDesc: geo.orderDesc,
   };
 
   // The list reads `password` and `context` like the single routes, undeclared (§9).
@@ -120,24 +130,24 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
   const editor = can(principal, 'edit_posts');
   // Everything the answer depends on: the computed filter (not the raw query, whose relative
   // dates move with the clock), the addresses, and what unlocks protected events for this caller.
-  const cacheKey = [filter, query, ctx.lang, ctx.urls.origin, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null];
-  return { filter, query, unlock, editor, cacheKey };
+  const cacheKey = [filter, query, ctx.lang, ctx.urls.ns, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null];
+  return { filter, query, unlock, editor, geo, cacheKey };
 }
 
 async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
   const principal = ctx.user;
-  const { filter, query, unlock, editor, cacheKey } = await resolveListRequest(deps, ctx, params);
+  const { filter, query, unlock, editor, geo, cacheKey } = await resolveListRequest(deps, ctx, params);
   const page = params.get<number>('page');
   const perPage = query.perPage;
   const key = JSON.stringify([...cacheKey, page]);
   const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
   const rendered = await cache.get(key, async () => {
-    const { rows, total } = await deps.events.list(filter, page, perPage, ctx.now);
+    const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
     if (page > 1 && rows.length === 0) return null;
     const totalPages = Math.ceil(total / perPage);
-    const events = await serializeEvents(deps.db, rows, ctx, {
-      locked: (event) => !isUnlocked(eventOwnership(event), principal, unlock),
-    });
+    const locked = (event: (typeof rows)[number]) => !isUnlocked(eventOwnership(event), principal, unlock);
+    const serialized = await serializeEvents(deps.db, rows, ctx, { locked });
+    const events = withDistances(serialized, rows.map((row) => row.id), distances, geo, (index) => !locked(rows[index]));
     const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
     const body = { events, ...links, total, total_pages: totalPages };
     return { body: new JsonText(JSON.stringify(body), body), total, totalPages };
@@ -159,7 +169,7 @@ export function listEndpoint(deps: EventListDeps): Endpoint {
   return {
     methods: ['GET'],
     summary: 'Lists events in a date window, with filters and pagination.',
-    args: listArgs(deps),
+    args: listArgs(deps, geoSearchArgs(deps.geoDefaults, 'events')),
     handler: (ctx, params) => listEvents(deps, ctx, params),
   };
 }
