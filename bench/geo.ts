@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { NO_RECURRENCE } from '../src/services/series-service.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -72,7 +73,7 @@ async function seed(storage: Storage): Promise<void> {
         // Starts spread over two years around now, so the default window keeps about half.
         const start = wall(new Date(NOW.getTime() + (next() - 0.5) * 2 * 365 * 86_400_000));
         return {
-          ...base, id, slug: `event-${id}`, title: `Event ${id}`, start_local: start, end_local: start, start_utc: start, end_utc: start,
+          ...base, ...NO_RECURRENCE, id, slug: `event-${id}`, title: `Event ${id}`, start_local: start, end_local: start, start_utc: start, end_utc: start,
           timezone: 'UTC', timezone_abbr: 'UTC', all_day: 0, cost: '[]', currency_symbol: '', currency_position: '', website: null,
           show_map: null, show_map_link: null, hide_from_listings: 0, sticky: 0, featured: 0,
           venue_id: venueIds[Math.floor(next() * venueIds.length)], post_parent: 0,

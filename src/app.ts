@@ -10,6 +10,7 @@ import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth } from './http/routes/health.ts';
+import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
 import { UsersService } from './services/users-service.ts';
@@ -62,5 +63,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
+  registerPages(app, config, storage, clock);
   return app;
 }

@@ -28,7 +28,7 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
-  /** The site name of iCalendar files (50 B.7); null = the host of the public origin. */
+  /** The site's name in page titles, feeds and iCalendar files; null = the host of the public origin (50 B.7). */
   siteName: string | null;
   /** Largest iCalendar file an import reads (50 C.9). */
   importMaxBytes: number;
@@ -36,11 +36,27 @@ export interface Config {
   importMaxEvents: number;
   /** Origins an import may fetch a URL from; empty = URL imports refused. */
   importUrlAllowlist: string[];
+  /** The public calendar pages (55 §1). */
+  calendar: CalendarSettings;
+  /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
+  recurrence: { horizonMonths: number; maxOccurrences: number };
   /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
   geofenceRadius: number;
   /** Default unit of location search radii and distances. */
   distanceUnit: DistanceUnit;
 }
+
+export type CalendarView = 'month' | 'list' | 'day';
+
+export interface CalendarSettings {
+  defaultView: CalendarView;
+  listPerPage: number;
+  monthEventsPerDay: number;
+  /** 0 = Sunday … 6 = Saturday. */
+  weekStart: number;
+}
+/** Recurring events (60 §4.1) when nothing is configured. */
+export const RECURRENCE_DEFAULTS = { horizonMonths: 24, maxOccurrences: 1000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -124,6 +140,14 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+function calendarView(raw: string | undefined): CalendarView {
+  const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
+  if (value !== 'month' && value !== 'list' && value !== 'day') {
+    throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be month, list or day, got "${raw}"`);
+  }
+  return value;
+}
+
 function distanceUnit(raw: string | undefined): DistanceUnit {
   if (raw === undefined || raw === '') return 'mi';
   const unit = parseUnit(raw.trim());
@@ -163,6 +187,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxBytes: integer(env, 'CALENDAR_IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),
     importUrlAllowlist: originList(env, 'CALENDAR_IMPORT_URL_ALLOWLIST'),
+    calendar: {
+      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
+      listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
+      monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
+      weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+    },
+    recurrence: {
+      horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', RECURRENCE_DEFAULTS.horizonMonths, 1, 240),
+      maxOccurrences: integer(env, 'CALENDAR_RECURRENCE_MAX_OCCURRENCES', RECURRENCE_DEFAULTS.maxOccurrences, 1, 10_000),
+    },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
   };

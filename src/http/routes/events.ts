@@ -2,7 +2,7 @@ import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { invalidParam, RestError } from '../../domain/errors.ts';
 import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
-import { eventOwnership, EventsService } from '../../services/events-service.ts';
+import { eventOwnership, EventsService, type Scope } from '../../services/events-service.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
@@ -14,6 +14,7 @@ import {
   existingSlugArg,
   idArg,
   slugLookup,
+  scopeArg,
   slugPathArg,
   writeArgs,
 } from './events/event-args.ts';
@@ -31,13 +32,14 @@ import { formatWall } from '../../domain/dates/datetime-format.ts';
 export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
-  const events = new EventsService(db, siteZone);
+  const events = new EventsService(db, siteZone, deps.config.recurrence);
   const argDeps = { db, events };
   const createArgs = writeArgs(argDeps, true);
   const updateArgs = writeArgs(argDeps, false);
   const bySlugUpdateArgs: ArgSpecs = { slug: slugPathArg, ...Object.fromEntries(Object.entries(updateArgs).filter(([name]) => name !== 'slug')) };
   const deleteArgs: ArgSpecs = {
     force: { type: 'boolean', extension: true, description: 'Delete the event permanently instead of moving it to the trash.' },
+    scope: scopeArg,
     password: { description: 'Accepted and ignored.' },
   };
 
@@ -51,8 +53,10 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
    * general right, so that the handler can answer 404/400 to those who hold it.
    */
   const mayChange = async (ctx: RestContext, id: number, verb: 'edit' | 'delete') => {
-    const event = await events.find(id, ctx.now);
-    if (!event) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    const found = await events.find(id, ctx.now);
+    if (!found) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    // Writes on an occurrence are judged on its series (60 §6).
+    const event = found.post_parent === 0 ? found : (await events.find(found.post_parent, ctx.now)) ?? found;
     return verb === 'edit' ? canEditRecord(ctx.user, eventOwnership(event)) : canDeleteRecord(ctx.user, eventOwnership(event));
   };
 
@@ -85,11 +89,12 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
   const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
+    const scope = params.has('scope') ? params.get<Scope>('scope') : undefined;
     if (params.get('force') === true) {
-      const previous = await events.deletePermanently(id, ctx.now, (trx, event) => serializeEvent(trx, event, ctx));
+      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx));
       return { body: { deleted: true, previous } };
     }
-    return { body: await events.trash(ctx, id, (trx, event) => serializeEvent(trx, event, ctx)) };
+    return { body: await events.trash(ctx, id, scope, (trx, event) => serializeEvent(trx, event, ctx)) };
   };
 
   const read = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => number | Promise<number>): Endpoint => ({

@@ -345,7 +345,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       const events = new EventsService(db, options.siteZone);
       const event = await events.find(row.local_id, now);
       if (!event || event.status === 'trash') return false;
-      if (!options.dryRun) await events.trash(context(), row.local_id, async () => undefined);
+      if (!options.dryRun) await events.trash(context(), row.local_id, undefined, async () => undefined);
       return true;
     }
     const type = LINKED[kind];

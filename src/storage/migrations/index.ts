@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.ts';
 import { initialSchema } from './0001-initial.ts';
 import { dataVersion } from './0002-data-version.ts';
+import { recurrence } from './0004-recurrence.ts';
 import { venueCoordinates } from './0005-venue-coordinates.ts';
 import { icalImports } from './0006-ical-imports.ts';
 import { importRecords } from './0007-import-records.ts';
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '0001-initial': initialSchema(dialect),
         '0002-data-version': dataVersion(dialect),
+        '0004-recurrence': recurrence(),
         '0005-venue-coordinates': venueCoordinates(dialect),
         '0006-ical-imports': icalImports(dialect),
         '0007-import-records': importRecords(),

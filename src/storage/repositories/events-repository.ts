@@ -24,6 +24,8 @@ export interface EventListFilter {
   featured?: boolean;
   include?: readonly number[];
   postParent?: number;
+  /** 60 §5 `hide_subsequent_recurrences`: of each series only its earliest matching occurrence. */
+  firstOfSeries?: boolean;
   /** Location search (70-geo §3): only events at an eligible venue, within the radius of a centre. */
   geo?: GeoFilter;
   /** Sort key (70 §3.2); `distance` needs `geo` with a centre. Default: start. */
@@ -67,10 +69,13 @@ export class EventsRepository {
     await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
 
-  /** The oldest event carrying `slug` in any status (slugs are unique among events). */
+  /**
+   * The oldest event carrying `slug` in any status (slugs are unique among events); occurrences
+   * share their master's slug and resolve to it (60 §2).
+   */
   async findIdBySlug(slug: string): Promise<number | undefined> {
     if (slug === '') return undefined;
-    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).orderBy('id').executeTakeFirst();
+    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).where('post_parent', '=', 0).orderBy('id').executeTakeFirst();
     return row?.id;
   }
 
@@ -79,7 +84,7 @@ export class EventsRepository {
    * location search centre, `distances` gives each listed event's venue distance in km.
    */
   async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
-    const query = this.filtered(filter);
+    const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
     const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = toInt(counted.n);
     if (total <= (page - 1) * perPage) return { rows: [], total };
@@ -91,7 +96,7 @@ export class EventsRepository {
       : ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
     if (filter.geo?.centre === undefined) {
       const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
-      return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
+      return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
     }
     const rows = await ordered
       .select(sql<number>`near.distance_km`.as('geo_distance_km'))
@@ -102,11 +107,26 @@ export class EventsRepository {
     return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
   }
 
+  /**
+   * The filtered events keeping, of each series, the earliest occurrence (a window function:
+   * one pass, both dialects), under the table's own name so that counting and paging are the same.
+   */
+  private firstOfEachSeries(filter: EventListFilter): EventQuery {
+    const ranked = this.filtered(filter)
+      .selectAll('events')
+      .select(sql<number>`row_number() over (partition by case when post_parent = 0 then id else post_parent end order by start_local, id)`.as('series_rank'));
+    return this.db
+      .selectFrom(ranked.as('events'))
+      .where('series_rank', '=', 1) as unknown as EventQuery;
+  }
+
   private filtered(filter: EventListFilter): EventQuery {
     let query: EventQuery = this.db
       .selectFrom('events')
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
-      .where('hide_from_listings', '=', 0);
+      .where('hide_from_listings', '=', 0)
+      // Series masters are never listed, their occurrences are (60 §2).
+      .where('is_series_master', '=', 0);
     if (filter.geo !== undefined) {
       // The join adds `near` for ordering and distances; the rest of the query names only events.
       query = query.innerJoin(nearVenues(filter.geo, this.nowUtc), 'near.venue_id', 'events.venue_id') as unknown as EventQuery;
@@ -115,7 +135,11 @@ export class EventsRepository {
     const end = filter.windowOnUtc ? 'end_utc' : 'end_local';
     const { bounds } = filter;
     if (bounds.start_date !== undefined) query = query.where(start, '>=', bounds.start_date);
-    if (bounds.end_date !== undefined) query = query.where(end, '<=', bounds.end_date);
+    if (bounds.end_date !== undefined) {
+      // An event never ends before it starts, so this also bounds the start: the index range on
+      // (status, start) then stops at the window's end instead of running to the last event.
+      query = query.where(end, '<=', bounds.end_date).where(start, '<=', bounds.end_date);
+    }
     if (bounds.starts_before !== undefined) query = query.where(start, '<', bounds.starts_before);
     if (bounds.starts_after !== undefined) query = query.where(start, '>', bounds.starts_after);
     if (bounds.ends_before !== undefined) query = query.where(end, '<', bounds.ends_before);
@@ -197,6 +221,13 @@ export class EventsRepository {
       .executeTakeFirstOrThrow();
     return toInt(row.n) === unique.length;
   }
+}
+
+/** A row of the ranked list without its rank column. */
+function withoutRank(row: EventRow & { series_rank?: unknown }): EventRow {
+  if (row.series_rank === undefined) return row;
+  const { series_rank: _rank, ...event } = row;
+  return event;
 }
 
 /** `in ()` is not SQL; an empty id list matches nothing, as `in (0)` does (ids start at 1). */

@@ -35,7 +35,10 @@ export interface LinkedListFilter {
   orderDesc?: boolean;
 }
 
-/** Event statuses that count for `has_events` (20 §5.5; trashed events do not count in S). */
+/**
+ * Event statuses that count for `has_events` (20 §5.5; trashed events do not count in S). Of a
+ * series, the occurrences count and the master does not (60 §2).
+ */
 const COUNTED_EVENT_STATUSES: readonly Status[] = ['publish', 'future', 'private'];
 
 /**
@@ -163,12 +166,12 @@ export class LinkedPostsRepository {
       query = query.where(sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l where l.event_id = ${filter.eventId})`);
     }
     if (filter.hasEvents !== undefined) {
-      const linked = sql`select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.status in (${sql.join(COUNTED_EVENT_STATUSES)})`;
+      const linked = sql`select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.is_series_master = 0 and e.status in (${sql.join(COUNTED_EVENT_STATUSES)})`;
       query = query.where(filter.hasEvents ? sql<SqlBool>`p.id in (${linked})` : sql<SqlBool>`p.id not in (${linked})`);
     }
     if (filter.onlyWithUpcoming) {
       query = query.where(
-        sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
+        sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.is_series_master = 0 and e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
       );
     }
     if (filter.orderByDistance) {

@@ -4,6 +4,8 @@ import { parseInstant } from '../../../domain/dates/date-input.ts';
 import { computeDateWindow } from '../../../domain/dates/date-window.ts';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
 import type { ParamFailure } from '../../../domain/errors.ts';
+import { RecurrenceError } from '../../../domain/recurrence/recurrence-error.ts';
+import { isRecurrenceRemoval, MAX_DATES, readRecurrence } from '../../../domain/recurrence/recurrence-input.ts';
 import { isAbsoluteHttpUrl, isValidWebsite } from '../../../domain/events/event-web.ts';
 import { isStatus, parseStatusFilter } from '../../../domain/status.ts';
 import { normalizeSlugLookup } from '../../../domain/text/slug.ts';
@@ -141,6 +143,11 @@ export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
       description: 'Requires a ticketing extension; only "false" is accepted (without effect).',
       validate: (value) => (value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value)) ? ticketsInactive : true),
     },
+    hide_subsequent_recurrences: {
+      type: 'boolean',
+      extension: true,
+      description: 'Of each recurring series, only the earliest occurrence that passes the other filters.',
+    },
     starts_before: windowDate('Events should start before the specified date.'),
     starts_after: windowDate('Events should start after the specified date.'),
     ends_before: windowDate('Events should end before the specified date.'),
@@ -213,11 +220,42 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
       validate: (value, ctx) => validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now),
     },
     password: { type: 'string', extension: true, description: 'Protects the event with this password; empty removes it.' },
+    recurrence: {
+      extension: true,
+      description: 'Makes the event a recurring series: {"rrule", "rdate", "exdate"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, "", [] or false removes it.',
+      validate: (value, ctx, raw) => recurrenceCheck(value, ctx, raw),
+    },
+    ...(create ? {} : { scope: scopeArg }),
   };
 }
 
+/** Which members of a series a write on an occurrence reaches (60 §6). */
+export const scopeArg: ArgSpec = {
+  type: 'string',
+  enum: ['this', 'following', 'all'],
+  extension: true,
+  description: 'On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.',
+  validate: (value) => value === 'this' || value === 'following' || value === 'all' || { messageKey: 'recurrence-bad-scope' },
+};
+
+/**
+ * The spelling of a `recurrence` (60 §3), checked before anything is written; rules that need the
+ * event's start (UNTIL before it, emptiness, the cap) are checked by the service.
+ */
+function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): true | ParamFailure {
+  if (isRecurrenceRemoval(value)) return true;
+  const zone = typeof raw.timezone === 'string' && parseTimeZone(raw.timezone) !== null ? raw.timezone : 'UTC';
+  try {
+    readRecurrence(value, zone, ctx.now);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RecurrenceError)) throw error;
+    return { code: error.code, messageKey: error.code, codeMessageKey: error.code, vars: { cap: '', max: MAX_DATES } };
+  }
+}
+
 /** Fields whose JSON `null` on update clears them, as an empty value does (00-conventions). */
-const CLEARABLE = new Set(['description', 'excerpt', 'image', 'cost', 'website', 'categories', 'tags', 'venue', 'organizer', 'timezone', 'password']);
+const CLEARABLE = new Set(['recurrence', 'description', 'excerpt', 'image', 'cost', 'website', 'categories', 'tags', 'venue', 'organizer', 'timezone', 'password']);
 
 /**
  * The event fields a create or update request sent. On the by-slug update route the path owns

@@ -104,6 +104,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
     categories,
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
+    hideSubsequentRecurrences: optional<boolean>(params, 'hide_subsequent_recurrences'),
     extra: geoLinkPairs(params),
   };
   const filter: EventListFilter = {
@@ -120,6 +121,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
     featured: query.featured,
     include: query.include,
     postParent: query.postParent,
+    firstOfSeries: query.hideSubsequentRecurrences === true,
     geo: geo.filter,
     orderBy: geo.orderby,
     orderDesc: geo.orderDesc,
