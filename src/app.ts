@@ -12,6 +12,7 @@ import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth } from './http/routes/health.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
+import { registerImportRoute } from './http/routes/ical-import.ts';
 import { UsersService } from './services/users-service.ts';
 import type { Storage } from './storage/database.ts';
 
@@ -59,6 +60,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   registerNamespace(app, adminNamespace(users), registerOptions);
+  await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
   registerPages(app, config, storage, clock);

@@ -28,8 +28,14 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
-  /** The site's name in page titles and feeds; null = the host of the public origin (50 B.7). */
+  /** The site's name in page titles, feeds and iCalendar files; null = the host of the public origin (50 B.7). */
   siteName: string | null;
+  /** Largest iCalendar file an import reads (50 C.9). */
+  importMaxBytes: number;
+  /** Most VEVENTs one imported file may hold. */
+  importMaxEvents: number;
+  /** Origins an import may fetch a URL from; empty = URL imports refused. */
+  importUrlAllowlist: string[];
   /** The public calendar pages (55 §1). */
   calendar: CalendarSettings;
   /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
@@ -117,13 +123,19 @@ function timeZone(raw: string | undefined): string {
 
 function corsOrigins(raw: string | undefined): '*' | string[] {
   if (raw === undefined || raw.trim() === '*') return '*';
+  return originList({ CALENDAR_CORS_ORIGINS: raw }, 'CALENDAR_CORS_ORIGINS');
+}
+
+/** A comma list of origins (`https://app.example.org`); empty or `none` = no origin. */
+function originList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name] ?? '';
   if (raw.trim() === '' || raw.trim() === 'none') return [];
   return raw.split(',').map((origin) => {
     const trimmed = origin.trim();
     try {
       return new URL(trimmed).origin;
     } catch {
-      throw new ConfigError(`CALENDAR_CORS_ORIGINS must list origins like https://app.example.org, got "${trimmed}"`);
+      throw new ConfigError(`${name} must list origins like https://app.example.org, got "${trimmed}"`);
     }
   });
 }
@@ -172,6 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
     siteName: env.CALENDAR_SITE_NAME?.trim() || null,
+    importMaxBytes: integer(env, 'CALENDAR_IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),
+    importUrlAllowlist: originList(env, 'CALENDAR_IMPORT_URL_ALLOWLIST'),
     calendar: {
       defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),

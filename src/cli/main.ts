@@ -6,6 +6,7 @@ import { RestError } from '../domain/errors.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
+import { importIcsCommand } from './import-ics.ts';
 import { importSiteCommand } from './import-site.ts';
 
 const USAGE = `usage: calendar users <command>
@@ -29,6 +30,7 @@ async function findUser(users: UsersService, ref: string | undefined) {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'import' && argv[1] === 'ics') return void (process.exitCode = await importIcsCommand(argv.slice(2)));
   if (argv[0] === 'import' && argv[1] === 'site') process.exit(await importSiteCommand(argv.slice(2)));
   const { positionals, values } = parseArgs({
     args: argv,

@@ -171,77 +171,80 @@ export class EventsService {
   }
 
   async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
-    return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => {
-      const now = ctx.now;
-      const nowUtc = formatWall(now);
-      const zone = fields.timezone || this.siteZone;
-      const allDay = fields.all_day ?? false;
-      const schedule = resolveSchedule({
-        zone,
-        start: wallClock('start_date', fields.start_date, zone, now),
-        end: wallClock('end_date', fields.end_date, zone, now),
-        allDay,
-      });
-      const recurring = fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence);
-      const spec = recurring ? this.series.read(fields.recurrence, zone, now) : null;
-      const expansion = spec === null ? undefined : this.series.check(spec, zone, schedule.start_local, now);
-      const requested = scaleRequestedStatus(fields.status, user, true)!;
-      // An event created straight into the trash is a trashed draft (restorable as such).
-      const publication = resolvePublication({
-        status: requested === 'trash' ? 'draft' : requested,
-        dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
-        dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
-        siteZone: this.siteZone,
-        now,
-      });
-      const title = this.html(user, fields.title ?? '');
-      let slug = fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX);
-      if (slug === '' && needsSlug(publication.status)) slug = slugify(title, SLUG_MAX);
-      slug = await findFreeSlug(trx, 'events', slug, undefined, SLUG_MAX);
-      const lifecycle = requested === 'trash'
-        ? trashed({ status: publication.status, slug })
-        : { status: publication.status, slug, pre_trash_status: null, pre_trash_slug: null };
-      const cost = parseCostInput(fields.cost);
-      const currency = inferCurrency(cost);
-      const website = fields.website === undefined ? '' : cleanWebsite(fields.website);
-      const id = await new ObjectsRepository(trx).allocate('event');
-      const row: EventRow = {
-        id,
-        author: fields.author ?? user.id,
-        ...lifecycle,
-        password: fields.password ?? '',
-        description: this.html(user, fields.description ?? ''),
-        excerpt: this.html(user, fields.excerpt ?? ''),
-        date_local: publication.date_local,
-        date_utc: publication.date_utc,
-        modified_local: utcToWall(nowUtc, this.siteZone),
-        modified_utc: nowUtc,
-        image_id: await this.image(trx, fields.image, nowUtc),
-        title,
-        ...schedule,
-        all_day: bit(allDay),
-        cost: JSON.stringify(cost),
-        currency_symbol: currency.symbol,
-        currency_position: currency.position,
-        // Never stored reads back as the event page (§3.8).
-        website: website === '' ? null : website,
-        show_map: bit(fields.show_map ?? false),
-        show_map_link: bit(fields.show_map_link ?? false),
-        hide_from_listings: bit(fields.hide_from_listings ?? false),
-        sticky: bit(fields.sticky ?? false),
-        featured: bit(fields.featured ?? false),
-        venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
-        post_parent: 0,
-        ...NO_RECURRENCE,
-        ...(spec === null ? {} : this.series.stored(spec, zone)),
-      };
-      const events = new EventsRepository(trx, nowUtc);
-      await events.insert(row);
-      await this.links(trx, events, id, user, ctx, fields);
-      const created = (await events.findById(id))!;
-      if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
-      return created;
-    }));
+    return failingAs('could-not-create-event', () => inTransaction(this.db, (trx) => this.createIn(trx, ctx, user, fields)));
+  }
+
+  /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
+  async createIn(trx: Kysely<Database>, ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
+    const now = ctx.now;
+    const nowUtc = formatWall(now);
+    const zone = fields.timezone || this.siteZone;
+    const allDay = fields.all_day ?? false;
+    const schedule = resolveSchedule({
+      zone,
+      start: wallClock('start_date', fields.start_date, zone, now),
+      end: wallClock('end_date', fields.end_date, zone, now),
+      allDay,
+    });
+    const recurring = fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence);
+    const spec = recurring ? this.series.read(fields.recurrence, zone, now) : null;
+    const expansion = spec === null ? undefined : this.series.check(spec, zone, schedule.start_local, now);
+    const requested = scaleRequestedStatus(fields.status, user, true)!;
+    // An event created straight into the trash is a trashed draft (restorable as such).
+    const publication = resolvePublication({
+      status: requested === 'trash' ? 'draft' : requested,
+      dateLocal: fields.date === undefined ? undefined : wallClock('date', fields.date, zone, now),
+      dateUtc: fields.date_utc === undefined ? undefined : instant('date_utc', fields.date_utc, now),
+      siteZone: this.siteZone,
+      now,
+    });
+    const title = this.html(user, fields.title ?? '');
+    let slug = fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX);
+    if (slug === '' && needsSlug(publication.status)) slug = slugify(title, SLUG_MAX);
+    slug = await findFreeSlug(trx, 'events', slug, undefined, SLUG_MAX);
+    const lifecycle = requested === 'trash'
+      ? trashed({ status: publication.status, slug })
+      : { status: publication.status, slug, pre_trash_status: null, pre_trash_slug: null };
+    const cost = parseCostInput(fields.cost);
+    const currency = inferCurrency(cost);
+    const website = fields.website === undefined ? '' : cleanWebsite(fields.website);
+    const id = await new ObjectsRepository(trx).allocate('event');
+    const row: EventRow = {
+      id,
+      author: fields.author ?? user.id,
+      ...lifecycle,
+      password: fields.password ?? '',
+      description: this.html(user, fields.description ?? ''),
+      excerpt: this.html(user, fields.excerpt ?? ''),
+      date_local: publication.date_local,
+      date_utc: publication.date_utc,
+      modified_local: utcToWall(nowUtc, this.siteZone),
+      modified_utc: nowUtc,
+      image_id: await this.image(trx, fields.image, nowUtc),
+      title,
+      ...schedule,
+      all_day: bit(allDay),
+      cost: JSON.stringify(cost),
+      currency_symbol: currency.symbol,
+      currency_position: currency.position,
+      // Never stored reads back as the event page (§3.8).
+      website: website === '' ? null : website,
+      show_map: bit(fields.show_map ?? false),
+      show_map_link: bit(fields.show_map_link ?? false),
+      hide_from_listings: bit(fields.hide_from_listings ?? false),
+      sticky: bit(fields.sticky ?? false),
+      featured: bit(fields.featured ?? false),
+      venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
+      post_parent: 0,
+      ...NO_RECURRENCE,
+      ...(spec === null ? {} : this.series.stored(spec, zone)),
+    };
+    const events = new EventsRepository(trx, nowUtc);
+    await events.insert(row);
+    await this.links(trx, events, id, user, ctx, fields);
+    const created = (await events.findById(id))!;
+    if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
+    return created;
   }
 
   /**
@@ -250,26 +253,29 @@ export class EventsService {
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, async (trx) => {
-      const now = ctx.now;
-      const { event: current, master } = await this.lockedMember(trx, id, now);
-      if (master !== undefined) {
-        const scope = fields.scope ?? 'this';
-        if (scope === 'this') await this.updateOccurrence(trx, ctx, user, current, master, fields);
-        else {
-          const target = scope === 'all' ? master : await this.splitAt(trx, master, current, now);
-          await this.updateSeries(trx, ctx, user, target, seriesFields(fields, current, target, now));
-        }
-      } else if (current.is_series_master === 1) {
-        if (fields.scope !== undefined && fields.scope !== 'all') throw invalidParam('scope', { messageKey: 'recurrence-bad-scope' });
-        await this.updateSeries(trx, ctx, user, current, fields);
-      } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
-        await this.convertToSeries(trx, ctx, user, current, fields);
-      } else {
-        await this.applyUpdate(trx, ctx, user, current, fields);
+    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields)));
+  }
+
+  /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */
+  async updateIn(trx: Kysely<Database>, ctx: RestContext, user: User, id: number, fields: EventFields): Promise<EventRow> {
+    const now = ctx.now;
+    const { event: current, master } = await this.lockedMember(trx, id, now);
+    if (master !== undefined) {
+      const scope = fields.scope ?? 'this';
+      if (scope === 'this') await this.updateOccurrence(trx, ctx, user, current, master, fields);
+      else {
+        const target = scope === 'all' ? master : await this.splitAt(trx, master, current, now);
+        await this.updateSeries(trx, ctx, user, target, seriesFields(fields, current, target, now));
       }
-      return describe(trx, (await new EventsRepository(trx, formatWall(now)).findById(id))!);
-    });
+    } else if (current.is_series_master === 1) {
+      if (fields.scope !== undefined && fields.scope !== 'all') throw invalidParam('scope', { messageKey: 'recurrence-bad-scope' });
+      await this.updateSeries(trx, ctx, user, current, fields);
+    } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
+      await this.convertToSeries(trx, ctx, user, current, fields);
+    } else {
+      await this.applyUpdate(trx, ctx, user, current, fields);
+    }
+    return (await new EventsRepository(trx, formatWall(now)).findById(id))!;
   }
 
   /** The fields of one event row (10-events §7); returns the row as stored. */

@@ -243,7 +243,7 @@ function utcNow(env: WriteEnv): string {
   return formatWall(env.now);
 }
 
-function repository(db: Kysely<Database>, type: LinkedPostType, now: Date): LinkedPostsRepository {
+export function repository(db: Kysely<Database>, type: LinkedPostType, now: Date): LinkedPostsRepository {
   return new LinkedPostsRepository(db, type, formatWall(now));
 }
 
@@ -271,7 +271,7 @@ async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput
 /**
  * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
  * applied to it only when the caller may edit it. An import asks for `distinct` records: a copy
- * must never merge into (and later update) a record it did not create (90 §2.3).
+ * must never merge into (and later update) a record it did not create (90 §2.3, 50 C.6).
  */
 export async function createLinkedPost(
   db: Kysely<Database>,

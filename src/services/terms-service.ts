@@ -82,6 +82,12 @@ export async function resolveTermFilter(db: Kysely<Database>, taxonomy: Taxonomy
   return isHierarchical(taxonomy) ? repo.withDescendants(taxonomy, ids) : ids;
 }
 
+/** The name of the term an id, slug or name entry names, if any (a feed named after its filter). */
+export async function termNameOf(db: Kysely<Database>, taxonomy: Taxonomy, entry: unknown): Promise<string | undefined> {
+  const [term] = await matchKeys(new TermsRepository(db), taxonomy, [termKey(entry)]);
+  return term?.name;
+}
+
 function eventTermEntries(input: unknown): unknown[] {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') return input.split(',');

@@ -21,8 +21,21 @@ export interface Database {
   terms: TermRow;
   /** One row: incremented by triggers on every write to the content tables (read caches key on it). */
   data_version: { id: number; version: number };
+  ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;
+}
+
+/** Which event an imported iCalendar component became (50 C.6); instance_key '' = a plain event. */
+export interface IcalImportRow {
+  uid: string;
+  instance_key: string;
+  event_id: number;
+  content_hash: string;
+  sequence: number;
+  /** LAST-MODIFIED of the component as written, '' when absent. */
+  last_modified: string;
+  imported_at: string;
 }
 
 export type ImportKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';

@@ -57,5 +57,5 @@ export function pathVariables(key: string): Array<[name: string, regex: string]>
 /** The key with each path variable replaced by the given (already encoded) segment. */
 export function fillPath(key: string, segments: readonly string[]): string {
   let index = 0;
-  return key.replace(/\(\?P<(\w+)>([^)]*)\)/g, () => segments[index++] ?? '');
+  return key.replace(/\(\?P<(\w+)>([^)]*)\)/g, () => segments[index++] ?? '').replace(/\\\./g, '.');
 }

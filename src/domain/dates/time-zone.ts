@@ -11,17 +11,18 @@ export type TimeZoneSpec =
 const OFFSET_PATTERN = /^UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?$/;
 const MAX_OFFSET_MINUTES = 14 * 60;
 
-// Validating an IANA name builds an Intl formatter (luxon does not cache it): a series converts
-// hundreds of instants in one zone, so each spelling is read once.
+// Checking an IANA name builds an Intl formatter (about a millisecond): answers are remembered,
+// for a bounded number of distinct inputs.
 const parsedZones = new Map<string, TimeZoneSpec | null>();
+const PARSED_ZONES_MAX = 2000;
 
 export function parseTimeZone(input: string): TimeZoneSpec | null {
-  let spec = parsedZones.get(input);
-  if (spec === undefined && !parsedZones.has(input)) {
-    spec = readTimeZone(input);
-    if (parsedZones.size < 1000) parsedZones.set(input, spec);
-  }
-  return spec ?? null;
+  const known = parsedZones.get(input);
+  if (known !== undefined || parsedZones.has(input)) return known ?? null;
+  const spec = readTimeZone(input);
+  if (parsedZones.size >= PARSED_ZONES_MAX) parsedZones.clear();
+  parsedZones.set(input, spec);
+  return spec;
 }
 
 function readTimeZone(input: string): TimeZoneSpec | null {
@@ -118,4 +119,16 @@ export function zoneAbbreviation(zone: string, utcInstant: string): string {
     if (name !== undefined && LETTERS.test(name)) return name;
   }
   return numericAbbreviation(IANAZone.create(spec.name).offset(millis));
+}
+
+/**
+ * True when a wall clock of an IANA zone names two instants (the hour repeated when DST ends):
+ * RFC 5545 clients read it as the first, the service may have stored the second (60 §4).
+ */
+export function isRepeatedWallClock(wall: string, zone: string): boolean {
+  const tz = zoneOf(zone);
+  const local = wallMillis(readWall(wall));
+  const offsets = new Set([tz.offset(local - 36 * 60 * MINUTE), tz.offset(local + 36 * 60 * MINUTE)]);
+  const instants = [...offsets].filter((offset) => tz.offset(local - offset * MINUTE) === offset);
+  return instants.length > 1;
 }

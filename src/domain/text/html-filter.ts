@@ -74,3 +74,17 @@ export function plainTextExcerpt(html: string, words = 55): string {
   const all = text.split(/\s+/).filter((word) => word !== '');
   return all.length > words ? `${all.slice(0, words).join(' ')}…` : all.join(' ');
 }
+
+/**
+ * Stored HTML as plain text (iCalendar DESCRIPTION, 50 B.9): block ends and breaks become line
+ * ends, tags go, entities are decoded, runs of blanks collapse, and the ends are trimmed.
+ */
+export function htmlToPlainText(html: string): string {
+  const text = decodeEntities(stripAllTagsAndScripts(html.replace(BLOCK_BOUNDARY, '\n')));
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -6,7 +6,7 @@ type Location = 'path' | 'query' | 'body';
 /** The keys of an ArgSpec that describe its value, in the order they are published. */
 const SCHEMA_KEYS = ['type', 'items', 'enum', 'format', 'minimum', 'maximum', 'maxItems', 'default'] as const;
 
-const EXTENSION_KEY = 'x-calendar-extension';
+export const EXTENSION_KEY = 'x-calendar-extension';
 
 const BODY_VERBS = new Set(['post', 'put', 'patch']);
 

@@ -1,6 +1,6 @@
 import type { Endpoint, HttpMethod, NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import type { Describe } from './describe.ts';
-import { bodyProperty, locationOf, parameterObject } from './parameters.ts';
+import { bodyProperty, EXTENSION_KEY, locationOf, parameterObject } from './parameters.ts';
 import { responsesFor, RESOURCE_SCHEMAS, type OperationKind } from './responses.ts';
 import { openApiPath, pathVariables, resourceOf } from './route-paths.ts';
 
@@ -52,6 +52,13 @@ function operation(route: RouteDef, endpoint: Endpoint, describe: Describe): [st
     result.requestBody = { content: { 'application/x-www-form-urlencoded': { schema }, 'application/json': { schema } } };
   }
   result.responses = responsesFor(operationKind(verb, pathNames.size > 0, resource), resource, describe);
+  if (endpoint.produces) {
+    (result.responses as Record<string, unknown>)['200'] = {
+      description: describe('The file; errors are JSON like everywhere else.'),
+      content: { [endpoint.produces]: { schema: { type: 'string' } } },
+    };
+    result[EXTENSION_KEY] = true;
+  }
   if (endpoint.methods.length > 1) result[METHODS_KEY] = [...endpoint.methods];
   return [verb, result];
 }

@@ -2,7 +2,7 @@ const PATH_VARIABLE = /\(\?P<(\w+)>[^)]*\)/g;
 
 /** `/events/(?P<id>\d+)` → `/events/{id}`; the namespace root (empty pattern) is `/`. */
 export function openApiPath(pattern: string): string {
-  return pattern.replace(PATH_VARIABLE, '{$1}') || '/';
+  return pattern.replace(PATH_VARIABLE, '{$1}').replace(/\\\./g, '.') || '/';
 }
 
 export function pathVariables(pattern: string): string[] {

@@ -27,7 +27,8 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   }
   reply.header('X-Frame-Options', 'DENY');
   reply.header('Referrer-Policy', 'no-referrer');
-  reply.header('X-Robots-Tag', 'noindex');
+  // A route may ask for more (iCalendar files: `noindex, nofollow`).
+  if (!reply.hasHeader('X-Robots-Tag')) reply.header('X-Robots-Tag', 'noindex');
   // Pages that need more (the documentation UI) set their own policy.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
   if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');

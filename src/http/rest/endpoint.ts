@@ -22,6 +22,8 @@ export interface Endpoint {
   handler: (ctx: RestContext, params: Params) => RestResponse | Promise<RestResponse>;
   /** Short English summary, for the documentation. */
   summary?: string;
+  /** Media type of a success body that is not JSON (an iCalendar file); the route is an extension. */
+  produces?: string;
 }
 
 export interface RouteDef {
@@ -39,9 +41,13 @@ export interface NamespaceDef {
   routes: RouteDef[];
 }
 
-/** `/events/(?P<id>\d+)` → `/events/:id(^\d+$)`; `(?P<slug>[^/]+)` → `:slug`. */
+/**
+ * `/events/(?P<id>\d+)` → `/events/:id(^\d+$)`; `(?P<slug>[^/]+)` → `:slug`; a variable followed by
+ * an extension (`(?P<id>\d+)\.ics`) → `:id(^\d+).ics`.
+ */
 export function fastifyPath(pattern: string): string {
-  return pattern.replace(/\(\?P<(\w+)>([^)]*)\)/g, (_whole, name: string, regex: string) =>
-    regex === '[^/]+' ? `:${name}` : `:${name}(^${regex}$)`,
-  );
+  return pattern.replace(/\(\?P<(\w+)>([^)]*)\)(\\\.\w+)?/g, (_whole, name: string, regex: string, extension?: string) => {
+    if (extension) return `:${name}(^${regex})${extension.slice(1)}`;
+    return regex === '[^/]+' ? `:${name}` : `:${name}(^${regex}$)`;
+  });
 }

@@ -20,6 +20,7 @@ import {
   writeArgs,
 } from './events/event-args.ts';
 import { listEndpoint } from './events/event-list.ts';
+import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache } from '../../services/read-cache.ts';
 import { JsonText } from '../rest/send.ts';
@@ -44,6 +45,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   const singles = new ReadCache<JsonText>(2000);
+  const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
 
@@ -125,7 +127,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults: { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit } }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
@@ -175,5 +177,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
         },
       ],
     },
+    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500), geoDefaults }),
   ];
 }

@@ -26,8 +26,8 @@ export interface EventSerializeOptions {
 
 interface Embedded {
   image: MediaRow | undefined;
-  categories: unknown[];
-  tags: unknown[];
+  categories: Record<string, unknown>[];
+  tags: Record<string, unknown>[];
   venue: Record<string, unknown> | [];
   organizer: Record<string, unknown>[];
   series: SeriesSummary | undefined;
@@ -137,40 +137,57 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jso
 }
 
 /**
- * Event objects (10-events §3) in the reference's key order, with images, terms, venue and
- * organizers loaded in batches: a fixed number of queries for any number of events.
+ * What every renderer of events (JSON objects, iCalendar) is a pure function of: the stored event
+ * with its image, terms, venue and organizers (already in their embedded, access-blanked shape),
+ * and whether the request left it locked behind its password.
  */
+export interface EventModel extends Embedded {
+  event: EventRow;
+  locked: boolean;
+}
+
+/**
+ * The read models of many events with images, terms, venue and organizers loaded in batches:
+ * a fixed number of queries for any number of events.
+ */
+export async function loadEventModels(
+  db: Kysely<Database>,
+  events: readonly EventRow[],
+  ctx: RestContext,
+  options: EventSerializeOptions = {},
+): Promise<EventModel[]> {
+  if (events.length === 0) return [];
+  const ids = events.map((event) => event.id);
+  const masters = events.filter((event) => event.is_series_master === 1).map((event) => event.id);
+  const [images, terms, linked, series] = await Promise.all([
+    new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
+    loadEmbeddedTerms(db, ids, ctx),
+    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd: options.jsonLd === true }),
+    new SeriesRepository(db).summaries(masters, defaultListStatuses(ctx.user), formatWall(ctx.now)),
+  ]);
+  return events.map((event) => ({
+    event,
+    locked: options.locked?.(event) ?? false,
+    image: event.image_id === null ? undefined : images.get(event.image_id),
+    categories: terms.get(event.id)?.categories ?? [],
+    tags: terms.get(event.id)?.tags ?? [],
+    venue: linked.get(event.id)?.venue ?? [],
+    organizer: linked.get(event.id)?.organizer ?? [],
+    series: series.get(event.id),
+  }));
+}
+
+/** Event objects (10-events §3) in the reference's key order. */
 export async function serializeEvents(
   db: Kysely<Database>,
   events: readonly EventRow[],
   ctx: RestContext,
   options: EventSerializeOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  if (events.length === 0) return [];
-  const ids = events.map((event) => event.id);
-  const jsonLd = options.jsonLd === true;
-  const masters = events.filter((event) => event.is_series_master === 1).map((event) => event.id);
-  const [images, terms, linked, series] = await Promise.all([
-    new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
-    loadEmbeddedTerms(db, ids, ctx),
-    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd }),
-    new SeriesRepository(db).summaries(masters, defaultListStatuses(ctx.user), formatWall(ctx.now)),
-  ]);
-  return events.map((event) => {
-    const body = serializeOne(
-      event,
-      {
-        image: event.image_id === null ? undefined : images.get(event.image_id),
-        categories: terms.get(event.id)?.categories ?? [],
-        tags: terms.get(event.id)?.tags ?? [],
-        venue: linked.get(event.id)?.venue ?? [],
-        organizer: linked.get(event.id)?.organizer ?? [],
-        series: series.get(event.id),
-      },
-      ctx,
-      jsonLd,
-    );
-    return options.locked?.(event) ? redactLockedEvent(body) : body;
+  const models = await loadEventModels(db, events, ctx, options);
+  return models.map((model) => {
+    const body = serializeOne(model.event, model, ctx, options.jsonLd === true);
+    return model.locked ? redactLockedEvent(body) : body;
   });
 }
 

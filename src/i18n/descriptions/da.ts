@@ -1,6 +1,11 @@
 /** Danish translations of the parameter and field descriptions, keyed by the English text. */
 export const da: Readonly<Record<string, string>> = {
   // Routes: summaries and arguments (src/http/routes)
+  'The file; errors are JSON like everywhere else.': 'Filen; fejl er JSON som alle andre steder.',
+  'The events the list would return, as one iCalendar file (text/calendar).': "De begivenheder, listen ville returnere, som én iCalendar-fil (text/calendar).",
+  'One event as an iCalendar file (text/calendar).': "Én begivenhed som iCalendar-fil (text/calendar).",
+  'The most events in the file (at most 1000).': "Det største antal begivenheder i filen (højst 1000).",
+  'One VEVENT per occurrence of a series instead of one per series.': "Én VEVENT pr. forekomst af en serie i stedet for én pr. serie.",
   'Whether the event lasts all day.': 'Om begivenheden varer hele dagen.',
   'Whether the event is pinned in calendar views.': 'Om begivenheden er fastgjort i kalendervisningerne.',
   'Whether the event is featured.': 'Om begivenheden er fremhævet.',

@@ -1,6 +1,11 @@
 /** Spanish translations of the parameter and field descriptions, keyed by the English text. */
 export const es: Readonly<Record<string, string>> = {
   // Routes: summaries and arguments (src/http/routes)
+  'The file; errors are JSON like everywhere else.': 'El archivo; los errores son JSON como en todas partes.',
+  'The events the list would return, as one iCalendar file (text/calendar).': "Los eventos que devolvería la lista, en un solo archivo iCalendar (text/calendar).",
+  'One event as an iCalendar file (text/calendar).': "Un evento como archivo iCalendar (text/calendar).",
+  'The most events in the file (at most 1000).': "El número máximo de eventos del archivo (como mucho 1000).",
+  'One VEVENT per occurrence of a series instead of one per series.': "Un VEVENT por cada repetición de una serie en lugar de uno por serie.",
   'Whether the event lasts all day.': 'Si el evento dura todo el día.',
   'Whether the event is pinned in calendar views.': 'Si el evento está fijado en las vistas del calendario.',
   'Whether the event is featured.': 'Si el evento es destacado.',

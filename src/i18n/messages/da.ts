@@ -91,6 +91,15 @@ export const da: Catalogue = {
   rest_taxonomy_not_hierarchical: 'Der kan ikke angives en overordnet term, fordi taksonomien ikke er hierarkisk.',
   rest_term_invalid: 'Termen findes ikke.',
   rest_cannot_delete: 'Termen kan ikke slettes.',
+  // iCalendar (50)
+  'ical-parse-error': 'iCalendar-filen kan ikke læses i linje {line}: {reason}.',
+  'ical-url-not-allowed': 'Import fra denne adresse er ikke tilladt.',
+  'ical-fetch-failed': 'iCalendar-filen kunne ikke hentes: {reason}.',
+  'ical-too-large': 'iCalendar-filen er større end tjenesten accepterer ({limit}).',
+  'ical-unsupported-media-type': 'Send iCalendar-filen som multipart/form-data (delen "file") eller som en text/calendar-krop.',
+  'could-not-import': 'Importen mislykkedes, og intet blev gemt.',
+  'ical_content_protected': 'Indholdet er beskyttet.',
+  'ical_calendar_description': 'Begivenheder for {site}',
   cost_free: 'Gratis',
   // Public calendar pages (55)
   page_events: "Begivenheder",

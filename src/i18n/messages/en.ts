@@ -99,6 +99,15 @@ export const en = {
   rest_term_invalid: 'Term does not exist.',
   rest_cannot_delete: 'The term cannot be deleted.',
   // Words used inside responses
+  // iCalendar (50)
+  'ical-parse-error': 'The iCalendar file cannot be read at line {line}: {reason}.',
+  'ical-url-not-allowed': 'Importing from this address is not allowed.',
+  'ical-fetch-failed': 'The iCalendar file could not be fetched: {reason}.',
+  'ical-too-large': 'The iCalendar file is larger than this service accepts ({limit}).',
+  'ical-unsupported-media-type': 'Send the iCalendar file as multipart/form-data (part "file") or as a text/calendar body.',
+  'could-not-import': 'The import failed and nothing was saved.',
+  'ical_content_protected': 'Content is protected.',
+  'ical_calendar_description': 'Events for {site}',
   cost_free: 'Free',
   // Public calendar pages (55)
   page_events: "Events",

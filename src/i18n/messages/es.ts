@@ -91,6 +91,15 @@ export const es: Catalogue = {
   rest_taxonomy_not_hierarchical: 'No se puede establecer un término superior: la taxonomía no es jerárquica.',
   rest_term_invalid: 'El término no existe.',
   rest_cannot_delete: 'El término no se puede eliminar.',
+  // iCalendar (50)
+  'ical-parse-error': 'No se puede leer el archivo iCalendar en la línea {line}: {reason}.',
+  'ical-url-not-allowed': 'No se permite importar desde esta dirección.',
+  'ical-fetch-failed': 'No se pudo descargar el archivo iCalendar: {reason}.',
+  'ical-too-large': 'El archivo iCalendar supera el tamaño que acepta el servicio ({limit}).',
+  'ical-unsupported-media-type': 'Envía el archivo iCalendar como multipart/form-data (parte "file") o como cuerpo text/calendar.',
+  'could-not-import': 'La importación falló y no se guardó nada.',
+  'ical_content_protected': 'El contenido está protegido.',
+  'ical_calendar_description': 'Eventos de {site}',
   cost_free: 'Gratis',
   // Public calendar pages (55)
   page_events: "Eventos",

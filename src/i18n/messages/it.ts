@@ -91,6 +91,15 @@ export const it: Catalogue = {
   rest_taxonomy_not_hierarchical: 'Impossibile impostare un termine genitore: la tassonomia non è gerarchica.',
   rest_term_invalid: 'Il termine non esiste.',
   rest_cannot_delete: 'Il termine non può essere eliminato.',
+  // iCalendar (50)
+  'ical-parse-error': 'Il file iCalendar non è leggibile alla riga {line}: {reason}.',
+  'ical-url-not-allowed': 'L’importazione da questo indirizzo non è consentita.',
+  'ical-fetch-failed': 'Impossibile scaricare il file iCalendar: {reason}.',
+  'ical-too-large': 'Il file iCalendar supera il limite accettato dal servizio ({limit}).',
+  'ical-unsupported-media-type': 'Invia il file iCalendar come multipart/form-data (parte "file") o come corpo text/calendar.',
+  'could-not-import': 'L’importazione non è riuscita e non è stato salvato nulla.',
+  'ical_content_protected': 'Il contenuto è protetto.',
+  'ical_calendar_description': 'Eventi di {site}',
   cost_free: 'Gratuito',
   // Public calendar pages (55)
   page_events: "Eventi",

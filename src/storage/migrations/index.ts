@@ -4,6 +4,7 @@ import { initialSchema } from './0001-initial.ts';
 import { dataVersion } from './0002-data-version.ts';
 import { recurrence } from './0004-recurrence.ts';
 import { venueCoordinates } from './0005-venue-coordinates.ts';
+import { icalImports } from './0006-ical-imports.ts';
 import { importRecords } from './0007-import-records.ts';
 
 /**
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0002-data-version': dataVersion(dialect),
         '0004-recurrence': recurrence(),
         '0005-venue-coordinates': venueCoordinates(dialect),
+        '0006-ical-imports': icalImports(dialect),
         '0007-import-records': importRecords(),
       };
     },

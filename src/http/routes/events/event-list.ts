@@ -67,11 +67,22 @@ async function termIds(db: Kysely<Database>, taxonomy: Taxonomy, entries: string
   return (await resolveTermFilter(db, taxonomy, entries)) ?? [];
 }
 
-async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
+/** A validated list request as the storage query, the links and the cache keys need it. */
+export interface ListRequest {
+  filter: EventListFilter;
+  query: EffectiveListQuery;
+  unlock: { password: unknown; contextEdit: boolean };
+  editor: boolean;
+  geo: ReturnType<typeof geoSearchOf>;
+  /** Everything a rendering depends on besides paging (relative dates already resolved). */
+  cacheKey: unknown[];
+}
+
+/** The filter of §4.1–§4.4 for this caller: shared by the JSON list and the iCalendar feed. */
+export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZone' | 'geoDefaults'>, ctx: RestContext, params: Params): Promise<ListRequest> {
   const principal = ctx.user;
   const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
   const window = dateWindow(params, deps.siteZone, ctx.now);
-  const page = params.get<number>('page');
   const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
   const categories = optional<string[]>(params, 'categories');
   const tags = optional<string[]>(params, 'tags');
@@ -119,9 +130,18 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   // The list reads `password` and `context` like the single routes, undeclared (§9).
   const unlock = { password: params.raw.password, contextEdit: params.raw.context === 'edit' };
   const editor = can(principal, 'edit_posts');
-  // Everything the page depends on: the computed filter (not the raw query, whose relative
+  // Everything the answer depends on: the computed filter (not the raw query, whose relative
   // dates move with the clock), the addresses, and what unlocks protected events for this caller.
-  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.ns, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
+  const cacheKey = [filter, query, ctx.lang, ctx.urls.ns, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null];
+  return { filter, query, unlock, editor, geo, cacheKey };
+}
+
+async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
+  const principal = ctx.user;
+  const { filter, query, unlock, editor, geo, cacheKey } = await resolveListRequest(deps, ctx, params);
+  const page = params.get<number>('page');
+  const perPage = query.perPage;
+  const key = JSON.stringify([...cacheKey, page]);
   const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
   const rendered = await cache.get(key, async () => {
     const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);

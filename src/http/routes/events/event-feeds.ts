@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { canReadRecord } from '../../../domain/auth/record-permissions.ts';
+import { RestError } from '../../../domain/errors.ts';
+import { isUnlocked } from '../../../domain/posts/password.ts';
+import { slugify } from '../../../domain/text/slug.ts';
+import { formatWall } from '../../../domain/dates/datetime-format.ts';
+import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
+import type { ReadCache } from '../../../services/read-cache.ts';
+import type { Database } from '../../../storage/schema.ts';
+import type { ArgSpecs } from '../../rest/arg-spec.ts';
+import type { RestContext } from '../../rest/context.ts';
+import type { Endpoint, RestResponse, RouteDef } from '../../rest/endpoint.ts';
+import { FileBody } from '../../rest/send.ts';
+import { queryString } from '../../rest/urls.ts';
+import type { Params } from '../../rest/validate-args.ts';
+import { isPositiveInteger } from '../../rest/validators.ts';
+import { loadEventModels } from '../../serializers/event-serializer.ts';
+import { renderCalendar, type CalendarHead } from '../../serializers/ical/calendar-renderer.ts';
+import packageJson from '../../../../package.json' with { type: 'json' };
+import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
+import { resolveListRequest, type ListRequest } from './event-list.ts';
+import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
+import { geoSearchArgs } from '../geo-args.ts';
+import { termNameOf } from '../../../services/terms-service.ts';
+import { findLinkedPostById } from '../../../services/linked-posts-service.ts';
+import { ORGANIZER, VENUE } from '../../../domain/linked-posts/linked-post-type.ts';
+import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
+
+export interface FeedDeps {
+  db: Kysely<Database>;
+  events: EventsService;
+  siteZone: string;
+  /** CALENDAR_SITE_NAME; null = the host of the public origin. */
+  siteName: string | null;
+  /** Rendered files, valid while the data version stands (like the JSON list pages). */
+  files: ReadCache<CachedFile>;
+  /** Site defaults of the location search (70-geo §5), as the list has them. */
+  geoDefaults: GeoDefaults;
+}
+
+export interface CachedFile {
+  body: FileBody;
+  total: number;
+  truncated: boolean;
+}
+
+const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
+const LIMIT_DEFAULT = 200;
+const LIMIT_MAX = 1000;
+const packageVersion = packageJson.version;
+
+/** Strong body tag of 80 §1.1: 22 base64url characters of the first 16 bytes of SHA-256. */
+export function bodyTag(text: string): string {
+  return `"l-${createHash('sha256').update(text, 'utf8').digest().subarray(0, 16).toString('base64url')}"`;
+}
+
+function siteNameOf(deps: FeedDeps, ctx: RestContext): string {
+  return deps.siteName ?? new URL(ctx.urls.origin).hostname;
+}
+
+/** ASCII-only `{site-slug}-{rest}.ics` (B.5). */
+function fileName(site: string, rest: string): string {
+  return `${`${slugify(site)}-${rest}`.replace(/[^a-z0-9-]/g, '')}.ics`;
+}
+
+/**
+ * The headers of B.5 besides the tag: public caching for visitors without a password (an
+ * authenticated answer keeps the service's private Cache-Control, set for every such response).
+ */
+function fileHeaders(ctx: RestContext, params: Params, name: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Disposition': `attachment; filename="${name}"`,
+    'X-Robots-Tag': 'noindex, nofollow',
+    Vary: 'Authorization',
+  };
+  if (ctx.user === null) headers['Cache-Control'] = params.raw.password === undefined ? 'public, max-age=300' : 'private, no-store';
+  return headers;
+}
+
+/** The `webcal://` address of this feed with the same filters (what calendar apps subscribe to). */
+export function subscribeUrl(ctx: RestContext, params: Params): string {
+  const pairs = Object.entries(params.raw)
+    .filter(([name, value]) => typeof value === 'string' && !['page', 'per_page', 'password', 'context'].includes(name) && !name.startsWith('_'))
+    .map(([name, value]): [string, string] => [name, value as string]);
+  return ctx.urls.nsUrl('/events.ics', pairs).replace(/^https?:/, 'webcal:');
+}
+
+/**
+ * `{site} – {name}` when the feed has exactly one `categories`, `tags`, `venue` or `organizer`
+ * filter naming one record (B.7), so that a subscription shows what it follows.
+ */
+async function calendarName(deps: FeedDeps, ctx: RestContext, query: ListRequest['query'], site: string): Promise<string> {
+  const filters = [
+    ['categories', query.categories], ['tags', query.tags], ['venue', query.venue], ['organizer', query.organizer],
+  ].filter(([, value]) => value !== undefined) as Array<[string, readonly (string | number)[]]>;
+  if (filters.length !== 1 || filters[0][1].length !== 1) return site;
+  const [kind, [entry]] = filters[0];
+  const name = kind === 'categories' || kind === 'tags'
+    ? await termNameOf(deps.db, kind === 'categories' ? 'tribe_events_cat' : 'post_tag', entry)
+    : (await findLinkedPostById(deps.db, kind === 'venue' ? VENUE : ORGANIZER, Number(entry), ctx.now))?.name;
+  const plain = name === undefined ? '' : htmlToPlainText(name);
+  return plain === '' ? site : `${site} – ${plain}`;
+}
+
+async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
+  const request = await resolveListRequest(deps, ctx, params);
+  const limit = Math.min(params.get<number>('limit'), LIMIT_MAX);
+  const site = siteNameOf(deps, ctx);
+  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
+  const file = await cache.get(JSON.stringify(['feed', ...request.cacheKey, limit, site]), async () => {
+    const { rows, total } = await deps.events.list(request.filter, 1, limit, ctx.now);
+    const models = await loadEventModels(deps.db, rows, ctx, {
+      locked: (event) => !isUnlocked(eventOwnership(event), ctx.user, request.unlock),
+    });
+    const head: CalendarHead = { siteName: site, name: await calendarName(deps, ctx, request.query, site), packageVersion, siteZone: deps.siteZone };
+    const rendered = renderCalendar(models, ctx, head);
+    return { body: new FileBody(rendered.text, CALENDAR_TYPE, bodyTag(rendered.text)), total, truncated: rendered.emitted < total };
+  });
+  const headers = fileHeaders(ctx, params, fileName(site, 'events'));
+  headers['X-TEC-Total'] = String(file.total);
+  headers.Link = `<${subscribeUrl(ctx, params)}>; rel="alternate"; type="text/calendar"`;
+  if (file.truncated) headers['X-Calendar-Truncated'] = '1';
+  return { body: file.body, headers };
+}
+
+/** The checks of B.3 (as the JSON single read, but a protected event is served blanked). */
+async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Params): Promise<RestResponse> {
+  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
+  const event = await deps.events.read(id, ctx.now);
+  if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
+  const record = eventOwnership(event);
+  if (!canReadRecord(ctx.user, record)) throw new RestError(403, 'event-not-accessible');
+  const locked = !isUnlocked(record, ctx.user, { password: params.raw.password, contextEdit: params.raw.context === 'edit' });
+  const site = siteNameOf(deps, ctx);
+  const file = await cache.get(JSON.stringify(['event', id, ctx.lang, ctx.urls.origin, locked, site]), async () => {
+    const models = await loadEventModels(deps.db, [event], ctx, { locked: () => locked });
+    const head: CalendarHead = { siteName: site, name: event.title.trim() || site, packageVersion, siteZone: deps.siteZone };
+    const rendered = renderCalendar(models, ctx, head);
+    return { body: new FileBody(rendered.text, CALENDAR_TYPE, bodyTag(rendered.text)), total: 1, truncated: false };
+  });
+  return { body: file.body, headers: fileHeaders(ctx, params, fileName(site, event.slug || `event-${event.id}`)) };
+}
+
+/** The iCalendar routes of 50 B.1: the feed beside `/events`, one event by id and by slug. */
+export function feedRoutes(deps: FeedDeps): RouteDef[] {
+  const argDeps = { db: deps.db, events: deps.events };
+  const password: ArgSpecs = { password: { type: 'string', description: 'The password of a protected event.' } };
+  const feedEndpoint: Endpoint = {
+    methods: ['GET'],
+    summary: 'The events the list would return, as one iCalendar file (text/calendar).',
+    produces: 'text/calendar',
+    args: {
+      ...listArgs(argDeps, geoSearchArgs(deps.geoDefaults, 'events')),
+      limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: isPositiveInteger },
+      expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series.' },
+    },
+    handler: (ctx, params) => feed(deps, ctx, params),
+  };
+  const singleEndpoint = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => Promise<number> | number): Endpoint => ({
+    methods: ['GET'],
+    summary: 'One event as an iCalendar file (text/calendar).',
+    produces: 'text/calendar',
+    args: { ...args, ...password, context: contextArg },
+    handler: async (ctx, params) => single(deps, ctx, await id(ctx, params), params),
+  });
+  return [
+    { pattern: '/events.ics', endpoints: [feedEndpoint] },
+    { pattern: '/events/(?P<id>\\d+)\\.ics', endpoints: [singleEndpoint({ id: idArg }, (_ctx, params) => params.get('id'))] },
+    {
+      pattern: '/events/by-slug/(?P<slug>[^/]+)\\.ics',
+      endpoints: [singleEndpoint({ slug: existingSlugArg(argDeps) }, async (ctx, params) => (await deps.events.findIdBySlug(slugLookup(params), ctx.now))!)],
+    },
+  ];
+}

@@ -1,0 +1,113 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { can } from '../../domain/auth/capabilities.ts';
+import type { Clock } from '../../domain/dates/clock.ts';
+import { parseTimeZone } from '../../domain/dates/time-zone.ts';
+import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
+import { IcalInputError, IcalTooLargeError } from '../../domain/ical/ical-input.ts';
+import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
+import { fetchIcal } from '../../services/ical-fetch.ts';
+import { importIcal, type ImportOptions } from '../../services/ical-import-service.ts';
+import type { Storage } from '../../storage/database.ts';
+import { parseQueryString } from '../plugins/body-parsers.ts';
+import { createContext } from '../rest/context.ts';
+import { sendJson } from '../rest/send.ts';
+import { ADMIN_NAMESPACE } from '../rest/urls.ts';
+
+export interface ImportRouteDeps {
+  config: Config;
+  storage: Storage;
+  clock: Clock;
+}
+
+const STATUSES = ['publish', 'draft', 'pending', 'private'];
+
+function tooLarge(limit: string): RestError {
+  return new RestError(413, 'ical-too-large', { vars: { limit }, data: { reason: 'too-large' } });
+}
+
+/** The options of C.1 from form fields and query parameters; a bad one is `rest_invalid_param`. */
+function importOptions(fields: Record<string, unknown>): ImportOptions {
+  const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
+  const status = text('status') ?? 'publish';
+  if (!STATUSES.includes(status)) throw invalidParam('status');
+  const update = text('update') ?? 'overwrite';
+  if (update !== 'overwrite' && update !== 'skip') throw invalidParam('update');
+  const timezone = text('timezone');
+  if (timezone !== undefined && parseTimeZone(timezone) === null) throw invalidParam('timezone');
+  const given = fields.category;
+  const categories = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((item): item is string => typeof item === 'string');
+  const dryRun = ['1', 'true', 'yes'].includes(String(fields.dry_run ?? '').toLowerCase());
+  return { dryRun, status: status as ImportOptions['status'], timezone, categories, update };
+}
+
+/** The file part and the other fields of a multipart body; the file is read up to the byte cap. */
+async function readMultipart(request: FastifyRequest, maxBytes: number): Promise<{ file?: Buffer; fields: Record<string, unknown> }> {
+  const pairs: [string, string][] = [];
+  let file: Buffer | undefined;
+  for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
+    if (part.type === 'file') {
+      const bytes = await part.toBuffer();
+      if (part.fieldname === 'file') file = bytes;
+    } else if (typeof part.value === 'string') {
+      pairs.push([part.fieldname, part.value]);
+    }
+  }
+  return { file, fields: parseQueryString(new URLSearchParams(pairs).toString()) };
+}
+
+/**
+ * `POST {base}/calendar/admin/v1/imports` (50 C.1, C.10): administrators only; the file as a
+ * multipart part `file`, a `text/calendar` body, or a `url` to fetch. This is the one route that
+ * reads uploaded files, with CALENDAR_IMPORT_MAX_BYTES as its body limit.
+ */
+export async function registerImportRoute(app: FastifyInstance, deps: ImportRouteDeps): Promise<void> {
+  const maxBytes = deps.config.importMaxBytes;
+  const limits = { maxBytes, maxEvents: deps.config.importMaxEvents };
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('text/calendar', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: FastifyError & { code?: string }, _request, _reply) => {
+      if (error instanceof IcalTooLargeError) throw tooLarge(error.limit);
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) throw tooLarge('bytes');
+      throw error;
+    });
+    for (const lang of LANGUAGES) {
+      const url = `${deps.config.basePath}${EDITION_PREFIXES[lang]}/${ADMIN_NAMESPACE}/imports`;
+      scope.post(url, { bodyLimit: maxBytes, config: { readsFiles: true } }, async (request, reply) => {
+        const ctx = createContext(request, { publicUrl: deps.config.publicUrl, basePath: deps.config.basePath, now: deps.clock(), namespace: ADMIN_NAMESPACE });
+        if (!can(ctx.user, 'create_users')) throw forbidden(ctx.user === null);
+        let file: Buffer | undefined;
+        let fields = { ...(request.query as Record<string, unknown>) };
+        if (request.isMultipart()) {
+          const read = await readMultipart(request, maxBytes);
+          file = read.file;
+          fields = { ...fields, ...read.fields };
+        } else if (Buffer.isBuffer(request.body)) {
+          file = request.body;
+        } else if (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)) {
+          fields = { ...fields, ...(request.body as Record<string, unknown>) };
+        } else if (request.headers['content-type'] !== undefined) {
+          // A body of any other type (read by nobody, 50 C.9) is a mistake the caller should hear of.
+          throw new RestError(415, 'ical-unsupported-media-type');
+        }
+        const options = importOptions(fields);
+        if (file === undefined) {
+          if (typeof fields.url !== 'string') throw new RestError(400, 'rest_missing_callback_param', { vars: { params: 'file' }, data: { params: ['file'] } });
+          file = Buffer.from(await fetchIcal(fields.url, deps.config.importUrlAllowlist, maxBytes));
+        }
+        try {
+          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits }, ctx, ctx.user!, file, options);
+          return sendJson(request, reply, 200, report);
+        } catch (error) {
+          if (error instanceof IcalInputError) {
+            throw new RestError(400, 'ical-parse-error', {
+              vars: { line: error.line, reason: error.reason },
+              data: { line: error.line, reason: error.reason, text: error.text },
+            });
+          }
+          throw error;
+        }
+      });
+    }
+  });
+}
