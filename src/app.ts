@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { systemClock, type Clock } from './domain/dates/clock.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
+import { clientErrorHandler, refuseTunnels } from './http/plugins/client-errors.ts';
 import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
@@ -39,6 +40,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           },
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
+    // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)) },
+    clientErrorHandler: clientErrorHandler(config.basePath),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
     frameworkErrors: routerErrorAnswer(config.basePath),
@@ -49,6 +53,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
   });
 
+  refuseTunnels(app.server, config.basePath);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);

@@ -20,6 +20,9 @@ export const en = {
   rest_service_unavailable: 'The service is unavailable: the database cannot be reached.',
   rest_too_many_requests: 'Too many requests. Try again in {seconds} seconds.',
   rest_request_timeout: 'The request took too long to complete.',
+  rest_headers_too_large: 'The request line or the request headers are larger than the server accepts.',
+  rest_bad_request: 'The request is not a well-formed HTTP request.',
+  rest_method_not_supported: 'The request method is not supported by this service.',
   // Authentication and users
   invalid_username: 'Unknown username. Check again or try your email address.',
   incorrect_password: 'The provided password is an invalid application password.',
