@@ -5,6 +5,7 @@ import { parseInstant, parseWallClock } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall } from '../domain/dates/time-zone.ts';
 import { invalidParam, RestError } from '../domain/errors.ts';
+import { REASONS } from '../domain/reasons.ts';
 import { cleanWebsite } from '../domain/events/event-web.ts';
 import { resolveSchedule } from '../domain/events/schedule.ts';
 import { resolvePublication } from '../domain/posts/publication.ts';
@@ -85,13 +86,13 @@ function bit(value: boolean): number {
 /** Validation already accepted these inputs; a parse failure here would be a validator bug. */
 function wallClock(name: string, input: unknown, zone: string, now: Date): string {
   const parsed = parseWallClock(input, zone, now);
-  if (parsed === null) throw invalidParam(name);
+  if (parsed === null) throw invalidParam(name, REASONS.date);
   return parsed;
 }
 
 function instant(name: string, input: unknown, now: Date): string {
   const parsed = parseInstant(input, 'UTC', now);
-  if (parsed === null) throw invalidParam(name);
+  if (parsed === null) throw invalidParam(name, REASONS.date);
   return parsed;
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { can, type Principal } from '../domain/auth/capabilities.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError, invalidParam } from '../domain/errors.ts';
+import { REASONS } from '../domain/reasons.ts';
 import { escapeSpecialChars } from '../domain/text/entities.ts';
 import { filterRichHtml, sanitizeTermName } from '../domain/text/html-filter.ts';
 import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
@@ -331,7 +332,7 @@ async function refuseDuplicateName(repo: TermsRepository, taxonomy: Taxonomy, ca
 export async function updateTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: number, input: TermInput, principal: Principal, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const current = await repo.findById(taxonomy, id, utc(now));
-  if (!current) throw invalidParam('id');
+  if (!current) throw invalidParam('id', REASONS.unknownTerm);
   const changes: Partial<Pick<Term, 'name' | 'slug' | 'description' | 'parent'>> = {};
   if (input.name !== undefined) changes.name = termName(input.name);
   if (input.description !== undefined) changes.description = termDescription(input.description, principal);
@@ -361,7 +362,7 @@ export async function updateTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: 
 export async function deleteTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: number, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const view = await getTerm(trx, taxonomy, id, now);
-  if (!view) throw invalidParam('id');
+  if (!view) throw invalidParam('id', REASONS.unknownTerm);
   if (!(await repo.delete(view.term))) throw new RestError(500, 'rest_cannot_delete');
   return view;
 }

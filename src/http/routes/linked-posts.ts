@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
+import { pageSize, REASONS } from '../../domain/reasons.ts';
 import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
 import { isUnlocked } from '../../domain/posts/password.ts';
 import { defaultListStatuses, parseStatusFilter } from '../../domain/status.ts';
@@ -22,7 +23,7 @@ import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
 import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
 import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
-import { isPositiveInteger } from '../rest/validators.ts';
+import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
@@ -56,6 +57,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
   const db = deps.storage.db;
   const writeEnv = (ctx: RestContext): WriteEnv => ({ principal: ctx.user!, now: ctx.now, siteZone: deps.config.timezone });
   const errorCode = (suffix: string) => `${type.kind}-${suffix}`;
+  const unknownRecord = type.kind === 'venue' ? REASONS.unknownVenue : REASONS.unknownOrganizer;
 
   /** Unlocked by the exact password or by context=edit from a caller who may edit it (40 §8). */
   const unlocked = (record: LinkedRecord, ctx: RestContext, raw: Readonly<Record<string, unknown>>): boolean =>
@@ -68,15 +70,15 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
 
   const fieldArgs = (isCreate: boolean): ArgSpecs => {
     const args: ArgSpecs = {};
-    for (const [name, rule] of Object.entries(linkedFieldRules(type))) {
+    for (const [name, field] of Object.entries(linkedFieldRules(type))) {
       args[name] = {
-        type: rule.docType,
-        description: rule.description,
+        type: field.docType,
+        description: field.description,
         required: isCreate && name === type.nameKey,
         // The handlers read the validated raw values (null clears some fields), so no coercion.
         sanitize: (value) => value,
-        validate: (value, ctx) => rule.check(value, db, ctx.user, ctx.now),
-        ...(rule.extension ? { extension: true } : {}),
+        validate: rule((value, ctx) => field.check(value, db, ctx.user, ctx.now), field.reason),
+        ...(field.extension ? { extension: true } : {}),
       };
     }
     return args;
@@ -98,10 +100,10 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         description: `Unique identifier for the ${type.kind}.`,
         required: true,
         in: 'path',
-        validate: async (value, ctx) => {
+        validate: rule(async (value, ctx) => {
           const id = idOf(value);
           return id !== undefined && (await findLinkedPostById(db, type, id, ctx.now)) !== undefined;
-        },
+        }, unknownRecord),
       },
     },
     find: (executor, raw, now) => findLinkedPostById(executor, type, idOf(raw.id)!, now),
@@ -114,7 +116,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         description: `The ${type.kind} slug.`,
         required: true,
         in: 'path',
-        validate: async (value, ctx) => typeof value === 'string' && (await findLinkedPostBySlug(db, type, normalizeSlugLookup(value), ctx.now)) !== undefined,
+        validate: rule(async (value, ctx) => typeof value === 'string' && (await findLinkedPostBySlug(db, type, normalizeSlugLookup(value), ctx.now)) !== undefined, unknownRecord),
       },
     },
     find: (executor, raw, now) => findLinkedPostBySlug(executor, type, normalizeSlugLookup(String(raw.slug)), now),
@@ -123,7 +125,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
   /** The record of a validated single-record request; gone meanwhile = unknown. */
   async function locate(executor: Kysely<Database>, locator: Locator, params: Params, now: Date): Promise<LinkedRecord> {
     const record = await locator.find(executor, params.raw, now);
-    if (!record) throw invalidParam(Object.keys(locator.args)[0]);
+    if (!record) throw invalidParam(Object.keys(locator.args)[0], unknownRecord);
     return record;
   }
 
@@ -131,26 +133,26 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     methods: ['GET'],
     summary: `The ${type.collection}, newest first, one page at a time.`,
     args: {
-      page: { type: 'integer', default: 1, minimum: 1, description: 'The archive page to return.', validate: isPositiveInteger },
+      page: { type: 'integer', default: 1, minimum: 1, description: 'The archive page to return.', validate: positiveIntegerRule },
       per_page: {
         type: 'integer',
         default: DEFAULT_PER_PAGE,
         minimum: 1,
         description: `The number of ${type.collection} to return on each page (at most ${MAX_PER_PAGE}).`,
-        validate: isPositiveInteger,
+        validate: rule(isPositiveInteger, pageSize(MAX_PER_PAGE)),
       },
       search: {
         type: 'string',
         description: `Only the ${type.collection} with every word of this text in one of their fields.`,
-        validate: (value) => typeof value === 'string' && value !== '',
+        validate: nonEmptyStringRule,
       },
       event: {
         type: 'integer',
         description: `Only the ${type.collection} linked to this event.`,
-        validate: async (value, ctx) => {
+        validate: rule(async (value, ctx) => {
           const id = idOf(value);
           return id !== undefined && eventExists(db, id, ctx.now);
-        },
+        }, REASONS.unknownEvent),
       },
       has_events: {
         description: `With a true value, only the ${type.collection} linked to published, scheduled or private events; otherwise only those linked to none.`,
@@ -158,7 +160,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       only_with_upcoming: { default: false, description: `With a true value, only the ${type.collection} linked to events that have not started yet.` },
       status: {
         description: `The statuses of the ${type.collection} to return; only "publish" unless the caller may edit them ("any": every status but trash).`,
-        validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
+        validate: statusFilterRule,
       },
       ...readArgs,
     },
