@@ -23,6 +23,8 @@ export interface ArgSpec {
   in?: 'path' | 'query' | 'body';
   /** Not in the reference API: documented as an extension of this service. */
   extension?: boolean;
+  /** An argument of the reference that accepts more here: what, in English (documented as `x-calendar-extension-note`). */
+  extensionNote?: string;
   /**
    * Step 5 of the reference's request processing: a validator run on the raw value. A refusal
    * is a ParamFailure, which must name its reason (build one with `rule()` from a predicate).

@@ -258,6 +258,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(invalidParams(await t.request('POST', EVENTS, { as: 'author', body: eventBody({ venue: created.id }) })), ['venue']);
     });
 
+    test('/doc notes what venue and organizer accept beyond the reference, in each edition', async () => {
+      const properties = async (prefix: string) =>
+        (await t.request('GET', `${prefix}${NS}/doc`)).body.paths['/events'].post.requestBody.content['application/json'].schema.properties;
+      const english = await properties('');
+      assert.match(english.venue['x-calendar-extension-note'], /list of one venue/);
+      assert.match(english.organizer['x-calendar-extension-note'], /list of one/);
+      assert.notEqual((await properties('/it')).venue['x-calendar-extension-note'], english.venue['x-calendar-extension-note']);
+    });
+
     test('organizer forms of §6.3: order kept, duplicates removed', async () => {
       const a = (await createEvent(t, 'author', { organizer: [{ organizer: 'Org A' }] })).organizer[0].id;
       const b = (await createEvent(t, 'author', { organizer: [{ organizer: 'Org B' }] })).organizer[0].id;

@@ -212,10 +212,12 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
     tags: { description: 'Tags by ID, slug or name (new names create tags).' },
     venue: {
       description: 'The venue: an ID, an object with an ID, or the data of a new venue.',
+      extensionNote: 'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.',
       validate: async (value, ctx) => refusedFor(await validateEventVenueInput(deps.db, value, ctx.user, ctx.now)),
     },
     organizer: {
       description: 'The organizers: a list of IDs, objects with an ID, or the data of new organizers.',
+      extensionNote: 'One organizer object (or ID) is accepted as a list of one.',
       validate: async (value, ctx) => refusedFor(await validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now)),
     },
     password: { type: 'string', extension: true, description: 'Protects the event with this password; empty removes it.' },
