@@ -135,7 +135,8 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).allOfKind(ids, kind);
   }
 
-  async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
+  /** Creates an event; `describe` renders it inside the transaction, as update does. */
+  async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
     return failingAs('could-not-create-event', () => this.db.transaction().execute(async (trx) => {
       const now = ctx.now;
       const nowUtc = formatWall(now);
@@ -198,7 +199,7 @@ export class EventsService {
       const events = new EventsRepository(trx, nowUtc);
       await events.insert(row);
       await this.links(trx, events, id, user, ctx, fields);
-      return (await events.findById(id))!;
+      return describe(trx, (await events.findById(id))!);
     }));
   }
 

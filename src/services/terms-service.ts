@@ -293,7 +293,8 @@ function termDescription(raw: string, principal: Principal): string {
 }
 
 /** 30 §1.6: sanitising, duplicate-name check, free slug, insert. Run inside the request's transaction. */
-export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, input: TermInput & { name: string }, principal: Principal): Promise<TermView> {
+/** Creates a term; the answer is read back from the row, so it shows exactly what was stored. */
+export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, input: TermInput & { name: string }, principal: Principal, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const name = termName(input.name);
   const parent = isHierarchical(taxonomy) ? (input.parent ?? 0) : 0;
@@ -304,7 +305,7 @@ export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, inpu
   const ancestors = await chainAbove(repo, parent);
   const description = input.description === undefined ? '' : termDescription(input.description, principal);
   const term = await insertTerm(repo, { taxonomy, name, slug, description, parent }, ancestors);
-  return { term: { ...term, count: 0 }, ancestors };
+  return (await getTerm(trx, taxonomy, term.id, now))!;
 }
 
 /**
@@ -355,7 +356,7 @@ export async function updateTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: 
     }
   }
   await repo.update(id, changes);
-  return { term: { ...current, ...changes }, ancestors };
+  return (await getTerm(trx, taxonomy, id, now))!;
 }
 
 /** 30 §1.8: permanent; the answer is the term as it was just before. */

@@ -104,8 +104,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     args: createArgs,
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
-      const event = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }));
-      return { status: 201, body: await serializeEvent(db, event, ctx) };
+      const body = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }), (trx, event) => serializeEvent(trx, event, ctx));
+      return { status: 201, body };
     },
   };
 

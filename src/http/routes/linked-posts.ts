@@ -223,11 +223,15 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
       const env = writeEnv(ctx);
-      const record = await writeOrFail('create', () =>
-        db.transaction().execute((trx) => createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env)),
+      // Rendered inside the transaction: the answer shows what this request stored, not a later write.
+      const body = await writeOrFail('create', () =>
+        db.transaction().execute(async (trx) => {
+          const record = await createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env);
+          // Create, update and delete responses are never unlocked by a password (20 §7).
+          return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
+        }),
       );
-      // Create, update and delete responses are never unlocked by a password (20 §7).
-      return { status: 201, body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+      return { status: 201, body };
     },
   };
 
@@ -259,14 +263,15 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       permission: async (ctx, params) => canEditRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
       handler: async (ctx, params) => {
         const env = writeEnv(ctx);
-        const record = await writeOrFail('update', () =>
+        const body = await writeOrFail('update', () =>
           db.transaction().execute(async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
-            return updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            const record = await updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
           }),
         );
-        return { body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+        return { body };
       },
     },
     {

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import { canManageCategories, canManageTags, type Principal } from '../../domain/auth/capabilities.ts';
+import { canReadTermsOf } from '../../domain/auth/record-permissions.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
 import { pageSize, REASONS } from '../../domain/reasons.ts';
 import { createTerm, deleteTerm, getTerm, listTerms, termsExist, updateTerm, type TermInput, type TermView } from '../../services/terms-service.ts';
+import { eventOwnership } from '../../services/events-service.ts';
+import { EventsRepository } from '../../storage/repositories/events-repository.ts';
 import { ObjectsRepository } from '../../storage/repositories/objects-repository.ts';
 import { TermsRepository } from '../../storage/repositories/terms-repository.ts';
 import type { Database, Taxonomy } from '../../storage/schema.ts';
@@ -121,6 +125,14 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
           methods: ['GET'],
           summary: `List ${collection}.`,
           args: listArgs,
+          // The terms of an event the caller may not read stay hidden, as in current WordPress.
+          permission: async (ctx, params) => {
+            const eventId = params.get<number | undefined>('event') ?? params.get<number | undefined>('post');
+            if (eventId === undefined) return true;
+            const event = await new EventsRepository(db, formatWall(ctx.now)).findById(eventId);
+            if (event === undefined || canReadTermsOf(ctx.user, eventOwnership(event))) return true;
+            throw new RestError(ctx.user === null ? 401 : 403, 'rest_forbidden_context');
+          },
           handler: async (ctx, params) => {
             const page = params.get<number>('page');
             const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
@@ -172,7 +184,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
             const fields = { ...input(params), name: params.get<string>('name') };
-            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal));
+            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
             return { status: 201, body: body(view, ctx, true), headers: { Location: ctx.urls.nsUrl(`/${collection}/${view.term.id}`) } };
           },
         },

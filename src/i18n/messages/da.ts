@@ -12,6 +12,7 @@ export const da: Catalogue = {
   rest_too_small: '{param} skal være større end eller lig med {min}.',
   rest_too_many_items: '{param} må højst indeholde {max} elementer.',
   rest_forbidden: 'Beklager, du har ikke tilladelse til at gøre det.',
+  rest_forbidden_context: "Du har desværre ikke tilladelse til at se udtrykkene for denne begivenhed.",
   rest_invalid_namespace: 'Det angivne navnerum blev ikke fundet.',
   rest_internal_error: 'Serveren kunne ikke gennemføre anmodningen på grund af en intern fejl.',
   rest_service_unavailable: 'Tjenesten er utilgængelig: databasen kan ikke nås.',

@@ -15,6 +15,7 @@ export const en = {
   rest_too_small: '{param} must be greater than or equal to {min}.',
   rest_too_many_items: '{param} must contain at most {max} items.',
   rest_forbidden: 'Sorry, you are not allowed to do that.',
+  rest_forbidden_context: "Sorry, you are not allowed to view terms for this event.",
   rest_invalid_namespace: 'The specified namespace could not be found.',
   rest_internal_error: 'The server could not complete the request because of an internal error.',
   rest_service_unavailable: 'The service is unavailable: the database cannot be reached.',

@@ -12,6 +12,7 @@ export const es: Catalogue = {
   rest_too_small: '{param} debe ser mayor o igual que {min}.',
   rest_too_many_items: '{param} debe contener como máximo {max} elementos.',
   rest_forbidden: 'Lo siento, no tienes permisos para hacer eso.',
+  rest_forbidden_context: "Lo siento, no tienes permiso para ver los términos de este evento.",
   rest_invalid_namespace: 'No se ha encontrado el espacio de nombres indicado.',
   rest_internal_error: 'El servidor no ha podido completar la solicitud debido a un error interno.',
   rest_service_unavailable: 'El servicio no está disponible: no se puede acceder a la base de datos.',

@@ -12,6 +12,7 @@ export const it: Catalogue = {
   rest_too_small: '{param} deve essere maggiore o uguale a {min}.',
   rest_too_many_items: '{param} può contenere al massimo {max} elementi.',
   rest_forbidden: 'Non hai i permessi per effettuare questa operazione.',
+  rest_forbidden_context: "Non hai i permessi per vedere i termini di questo evento.",
   rest_invalid_namespace: 'Il namespace specificato non è stato trovato.',
   rest_internal_error: 'Il server non ha potuto completare la richiesta a causa di un errore interno.',
   rest_service_unavailable: 'Il servizio non è disponibile: il database non è raggiungibile.',
