@@ -6,6 +6,7 @@ import { registerAuth } from './http/plugins/auth.ts';
 import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { clientErrorHandler, refuseTunnels } from './http/plugins/client-errors.ts';
 import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.ts';
+import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
@@ -30,14 +31,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { config, storage } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-            ...(options.loggerStream ? { stream: options.loggerStream } : {}),
-          },
+    logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
+    // One line per request instead of Fastify's two (registerRequestLog).
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
@@ -54,6 +50,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   refuseTunnels(app.server, config.basePath);
+  registerRequestLog(app);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);

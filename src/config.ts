@@ -12,6 +12,8 @@ export interface Config {
   adminPassword: string | null;
   bodyLimit: number;
   logLevel: string;
+  /** Log lines for people (`pretty`) or machines (`json`); null = pretty on a terminal, else JSON. */
+  logFormat: 'json' | 'pretty' | null;
   /** Origins allowed by CORS: '*' reflects any origin (the reference's behaviour), [] turns CORS off. */
   corsOrigins: '*' | string[];
   /** Requests per minute per client address; 0 = no limit. */
@@ -81,6 +83,13 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
   });
 }
 
+function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const format = raw.trim().toLowerCase();
+  if (format === 'json' || format === 'pretty') return format;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -93,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.CALENDAR_ADMIN_PASSWORD || null,
     bodyLimit: integer(env, 'CALENDAR_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env.LOG_FORMAT),
     corsOrigins: corsOrigins(env.CALENDAR_CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'CALENDAR_RATE_LIMIT', 0, 0, 1_000_000),
     authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
