@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { untilListening } from '../crash/service-process.ts';
 import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,30 +39,13 @@ async function startBundle(databaseUrl: string): Promise<StartedService> {
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the bundle did not start in time:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the start command exited with ${code} before listening:\n${output}`));
-    });
-  });
-  const adminPassword = /application password: (\S+)/.exec(output)?.[1];
-  assert.ok(adminPassword, `the first start prints the administrator's password:\n${output}`);
+  const { origin, output } = await untilListening(child, 60_000);
+  const adminPassword = /application password: (\S+)/.exec(output())?.[1];
+  assert.ok(adminPassword, `the first start prints the administrator's password:\n${output()}`);
   return {
     origin,
     adminPassword,
-    output: () => output,
+    output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
