@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './domain/dates/clock.ts';
@@ -33,7 +33,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
