@@ -12,6 +12,7 @@ import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth } from './http/routes/health.ts';
+import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { UsersService } from './services/users-service.ts';
 import type { Storage } from './storage/database.ts';
@@ -58,9 +59,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions);
+  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   registerNamespace(app, adminNamespace(users), registerOptions);
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
+  registerPages(app, config, storage, clock);
   return app;
 }

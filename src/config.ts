@@ -1,9 +1,14 @@
+import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
   /** Prefix before `/calendar/events/v1`, without trailing slash ('' or '/something'). */
   basePath: string;
+  /** Further namespaces the events routes answer under (90 §1), e.g. `tribe/events/v1`. */
+  namespaceAliases: string[];
   /** Origin used in absolute links; null = derived from each request. */
   publicUrl: string | null;
   /** Site time zone (IANA name). */
@@ -25,7 +30,29 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
+  /** The site's name in page titles and feeds; null = the host of the public origin (50 B.7). */
+  siteName: string | null;
+  /** The public calendar pages (55 §1). */
+  calendar: CalendarSettings;
+  /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
+  recurrence: { horizonMonths: number; maxOccurrences: number };
+  /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
+  geofenceRadius: number;
+  /** Default unit of location search radii and distances. */
+  distanceUnit: DistanceUnit;
 }
+
+export type CalendarView = 'month' | 'list' | 'day';
+
+export interface CalendarSettings {
+  defaultView: CalendarView;
+  listPerPage: number;
+  monthEventsPerDay: number;
+  /** 0 = Sunday … 6 = Saturday. */
+  weekStart: number;
+}
+/** Recurring events (60 §4.1) when nothing is configured. */
+export const RECURRENCE_DEFAULTS = { horizonMonths: 24, maxOccurrences: 1000 } as const;
 
 export class ConfigError extends Error {}
 
@@ -44,6 +71,26 @@ function normalizeBasePath(raw: string | undefined): string {
   const trimmed = raw.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+const ALIAS_FORM = /^[a-z0-9-]+\/[a-z0-9-]+\/v[0-9]+$/;
+
+/** 90 §1: a malformed, reserved or repeated entry stops the start with a line naming it. */
+function namespaceAliases(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const aliases: string[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const problem = !ALIAS_FORM.test(entry)
+      ? 'is not of the form vendor/name/vN (lower-case letters, digits and hyphens)'
+      : entry === NAMESPACE || entry === ADMIN_NAMESPACE
+        ? 'is a namespace of the service itself'
+        : aliases.includes(entry)
+          ? 'is listed twice'
+          : null;
+    if (problem) throw new ConfigError(`CALENDAR_NAMESPACE_ALIASES: "${entry}" ${problem}`);
+    aliases.push(entry);
+  }
+  return aliases;
 }
 
 function normalizePublicUrl(raw: string | undefined): string | null {
@@ -90,12 +137,37 @@ function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
   throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
 }
 
+function calendarView(raw: string | undefined): CalendarView {
+  const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
+  if (value !== 'month' && value !== 'list' && value !== 'day') {
+    throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be month, list or day, got "${raw}"`);
+  }
+  return value;
+}
+
+function distanceUnit(raw: string | undefined): DistanceUnit {
+  if (raw === undefined || raw === '') return 'mi';
+  const unit = parseUnit(raw.trim());
+  if (unit === undefined) throw new ConfigError(`CALENDAR_DISTANCE_UNIT must be miles or kms, got "${raw}"`);
+  return unit;
+}
+
+function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
+  if (raw === undefined || raw === '') return 25;
+  const value = parseDecimal(raw.trim());
+  if (value === undefined || value <= 0 || value > MAX_RADIUS[unit]) {
+    throw new ConfigError(`CALENDAR_GEOFENCE_RADIUS must be a number greater than 0 and at most ${MAX_RADIUS[unit]} (${unit}), got "${raw}"`);
+  }
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
     basePath: normalizeBasePath(env.CALENDAR_BASE_PATH),
+    namespaceAliases: namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES),
     publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
     timezone: timeZone(env.CALENDAR_TIMEZONE),
     adminLogin: env.CALENDAR_ADMIN_LOGIN || 'admin',
@@ -109,5 +181,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
+    siteName: env.CALENDAR_SITE_NAME?.trim() || null,
+    calendar: {
+      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
+      listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
+      monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
+      weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+    },
+    recurrence: {
+      horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', RECURRENCE_DEFAULTS.horizonMonths, 1, 240),
+      maxOccurrences: integer(env, 'CALENDAR_RECURRENCE_MAX_OCCURRENCES', RECURRENCE_DEFAULTS.maxOccurrences, 1, 10_000),
+    },
+    distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
+    geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
   };
 }

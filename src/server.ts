@@ -2,6 +2,8 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/dates/clock.ts';
 import { UsersService } from './services/users-service.ts';
+import { startSeriesExtension } from './services/recurrence-job.ts';
+import { SeriesService } from './services/series-service.ts';
 import { openStorage } from './storage/database.ts';
 
 /** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
     );
   }
   const app = await buildApp({ config, storage });
+  const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
 
   // Handlers first: a signal that arrives while starting still closes the database cleanly.
   let stopping = false;
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    stopExtension();
     try {
       await app.close();
     } finally {

@@ -6,12 +6,15 @@ import { RestError } from '../domain/errors.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
+import { importSiteCommand } from './import-site.ts';
 
 const USAGE = `usage: calendar users <command>
   users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
   users list                                   list users
   users remove LOGIN|ID                        delete a user
   users new-password LOGIN|ID                  print a new application password (old ones keep working)
+       calendar import site URL [options]
+  import site URL                              copy a whole calendar from a live site (calendar import site --help)
 roles: ${ROLES.join(', ')}
 The database is the one DATABASE_URL names (default sqlite:./data/calendar.db).`;
 
@@ -26,6 +29,7 @@ async function findUser(users: UsersService, ref: string | undefined) {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'import' && argv[1] === 'site') process.exit(await importSiteCommand(argv.slice(2)));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

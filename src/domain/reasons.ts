@@ -20,6 +20,7 @@ export const REASONS = {
   image: { code: 'rest_invalid_image', messageKey: 'reason_image' },
   strictDates: { code: 'rest_invalid_strict_dates', messageKey: 'reason_strict_dates' },
   ticketsInactive: { code: 'event-tickets-not-active', messageKey: 'event-tickets-not-active' },
+  recurrenceScope: { code: 'recurrence-bad-scope', messageKey: 'recurrence-bad-scope' },
   unknownEvent: { code: 'rest_unknown_event', messageKey: 'reason_unknown_event' },
   unknownVenue: { code: 'rest_unknown_venue', messageKey: 'reason_unknown_venue' },
   unknownOrganizer: { code: 'rest_unknown_organizer', messageKey: 'reason_unknown_organizer' },

@@ -21,7 +21,14 @@ import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
+import { inTransaction } from '../storage/transactions.ts';
+import { RECURRENCE_DEFAULTS } from '../config.ts';
 import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
+import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
+import { SeriesRepository } from '../storage/repositories/series-repository.ts';
+import { isRecurrenceRemoval } from '../domain/recurrence/recurrence-input.ts';
+import { loadRecurrence } from '../domain/recurrence/series.ts';
+import { nominalEnd } from '../domain/recurrence/expand.ts';
 import { resolveEventTerms } from './terms-service.ts';
 
 /**
@@ -59,7 +66,13 @@ export interface EventFields {
   organizer?: unknown;
   /** '' removes the password. */
   password?: string;
+  /** 60 §3: any accepted spelling; a removal value (null, '', [], false) removes it. */
+  recurrence?: unknown;
+  /** 60 §6: which members of a series a write on an occurrence reaches. */
+  scope?: Scope;
 }
+
+export type Scope = 'this' | 'following' | 'all';
 
 /** What the permission and password rules (40 §5, §8) need to know about a stored event. */
 export function eventOwnership(event: EventRow): OwnedRecord & { password: string } {
@@ -96,6 +109,20 @@ function instant(name: string, input: unknown, now: Date): string {
   return parsed;
 }
 
+const NO_LINKS = { organizers: false, categories: false, tags: false };
+
+/**
+ * An edit sent to an occurrence with scope `all`/`following`, as it applies to the series (60
+ * §6.1): new start/end move the series' first instance by the same amount as this occurrence.
+ */
+function seriesFields(fields: EventFields, occurrence: EventRow, master: EventRow, now: Date): EventFields {
+  const zone = fields.timezone || master.timezone;
+  const moved: EventFields = { ...fields, scope: undefined };
+  if (fields.start_date !== undefined) moved.start_date = shiftWall(master.start_local, occurrence.start_local, wallClock('start_date', fields.start_date, zone, now));
+  if (fields.end_date !== undefined) moved.end_date = shiftWall(master.end_local, occurrence.end_local, wallClock('end_date', fields.end_date, zone, now));
+  return moved;
+}
+
 /** A storage failure after validation answers with the operation's own code (10-events §6.6, §8). */
 async function failingAs<T>(code: 'could-not-create-event' | 'could-not-delete-event', work: () => Promise<T>): Promise<T> {
   try {
@@ -108,10 +135,15 @@ async function failingAs<T>(code: 'could-not-create-event' | 'could-not-delete-e
 
 /** Event use cases (10-events §6–§8): each write runs in one transaction, so a failure writes nothing. */
 export class EventsService {
+  readonly series: SeriesService;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly siteZone: string,
-  ) {}
+    recurrence: RecurrenceSettings = RECURRENCE_DEFAULTS,
+  ) {
+    this.series = new SeriesService(recurrence);
+  }
 
   /** The event with this id as read now; 404/400 when the id names no event. */
   read(id: number, now: Date): Promise<EventRow> {
@@ -127,7 +159,7 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number }> {
+  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
   }
 
@@ -137,7 +169,7 @@ export class EventsService {
 
   /** Creates an event; `describe` renders it inside the transaction, as update does. */
   async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-create-event', () => this.db.transaction().execute(async (trx) => {
+    return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const nowUtc = formatWall(now);
       const zone = fields.timezone || this.siteZone;
@@ -148,6 +180,9 @@ export class EventsService {
         end: wallClock('end_date', fields.end_date, zone, now),
         allDay,
       });
+      const recurring = fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence);
+      const spec = recurring ? this.series.read(fields.recurrence, zone, now) : null;
+      const expansion = spec === null ? undefined : this.series.check(spec, zone, schedule.start_local, now);
       const requested = scaleRequestedStatus(fields.status, user, true)!;
       // An event created straight into the trash is a trashed draft (restorable as such).
       const publication = resolvePublication({
@@ -195,24 +230,50 @@ export class EventsService {
         featured: bit(fields.featured ?? false),
         venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
         post_parent: 0,
+        ...NO_RECURRENCE,
+        ...(spec === null ? {} : this.series.stored(spec, zone)),
       };
       const events = new EventsRepository(trx, nowUtc);
       await events.insert(row);
       await this.links(trx, events, id, user, ctx, fields);
-      return describe(trx, (await events.findById(id))!);
+      const created = (await events.findById(id))!;
+      if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
+      return describe(trx, created);
     }));
   }
 
   /**
-   * Partial update (§7): only sent fields change; the caller passed the permission gate.
+   * Partial update (§7, 60 §6.1): only sent fields change; the caller passed the permission gate.
    * `describe` renders the updated event inside the transaction, so that the answer shows what
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
+      const now = ctx.now;
+      const { event: current, master } = await this.lockedMember(trx, id, now);
+      if (master !== undefined) {
+        const scope = fields.scope ?? 'this';
+        if (scope === 'this') await this.updateOccurrence(trx, ctx, user, current, master, fields);
+        else {
+          const target = scope === 'all' ? master : await this.splitAt(trx, master, current, now);
+          await this.updateSeries(trx, ctx, user, target, seriesFields(fields, current, target, now));
+        }
+      } else if (current.is_series_master === 1) {
+        if (fields.scope !== undefined && fields.scope !== 'all') throw invalidParam('scope', REASONS.recurrenceScope, { messageKey: 'recurrence-bad-scope' });
+        await this.updateSeries(trx, ctx, user, current, fields);
+      } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
+        await this.convertToSeries(trx, ctx, user, current, fields);
+      } else {
+        await this.applyUpdate(trx, ctx, user, current, fields);
+      }
+      return describe(trx, (await new EventsRepository(trx, formatWall(now)).findById(id))!);
+    });
+  }
+
+  /** The fields of one event row (10-events §7); returns the row as stored. */
+  private async applyUpdate(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, fields: EventFields): Promise<EventRow> {
       const now = ctx.now;
       const nowUtc = formatWall(now);
-      const current = await this.existing(trx, id, now, true);
       const changes: Partial<EventRow> = {};
 
       const zone = fields.timezone === undefined ? current.timezone || this.siteZone : fields.timezone || this.siteZone;
@@ -247,14 +308,19 @@ export class EventsService {
       const title = fields.title === undefined ? current.title : this.html(user, fields.title);
       if (fields.title !== undefined) changes.title = title;
       // The slug the event has outside the trash; leaving the trash gives it back, uniquified.
-      const liveSlug = current.status === 'trash' ? restoredSlug(current) : current.slug;
-      let slug = (fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX)) || liveSlug;
-      if (slug === '' && needsSlug(status === 'trash' ? outsideTrash : status)) slug = slugify(title, SLUG_MAX);
-      const leavingTrash = current.status === 'trash' && status !== 'trash';
-      if (slug !== liveSlug || leavingTrash) slug = await findFreeSlug(trx, 'events', slug, id, SLUG_MAX);
-      Object.assign(changes, status === 'trash'
-        ? trashed({ status: settled, slug })
-        : { status, slug, pre_trash_status: null, pre_trash_slug: null });
+      if (current.post_parent !== 0) {
+        // An occurrence shows its series' slug and takes no part in slug uniqueness (60 §2).
+        Object.assign(changes, status === 'trash' ? { status, pre_trash_status: current.status === 'trash' ? current.pre_trash_status : current.status } : { status, pre_trash_status: null });
+      } else {
+        const liveSlug = current.status === 'trash' ? restoredSlug(current) : current.slug;
+        let slug = (fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX)) || liveSlug;
+        if (slug === '' && needsSlug(status === 'trash' ? outsideTrash : status)) slug = slugify(title, SLUG_MAX);
+        const leavingTrash = current.status === 'trash' && status !== 'trash';
+        if (slug !== liveSlug || leavingTrash) slug = await findFreeSlug(trx, 'events', slug, current.id, SLUG_MAX);
+        Object.assign(changes, status === 'trash'
+          ? trashed({ status: settled, slug })
+          : { status, slug, pre_trash_status: null, pre_trash_slug: null });
+      }
 
       if (fields.description !== undefined) changes.description = this.html(user, fields.description);
       if (fields.excerpt !== undefined) changes.excerpt = this.html(user, fields.excerpt);
@@ -276,39 +342,191 @@ export class EventsService {
       changes.modified_utc = nowUtc;
 
       const events = new EventsRepository(trx, nowUtc);
-      await events.update(id, changes);
-      await this.links(trx, events, id, user, ctx, fields);
-      return describe(trx, (await events.findById(id))!);
+      await events.update(current.id, changes);
+      await this.links(trx, events, current.id, user, ctx, fields);
+      return (await events.findById(current.id))!;
+  }
+
+  /**
+   * The event to write, with its series master when it is an occurrence: the master's row lock
+   * is taken first (60 §6), so concurrent edits of one series run one after the other.
+   */
+  private async lockedMember(trx: Kysely<Database>, id: number, now: Date): Promise<{ event: EventRow; master?: EventRow }> {
+    const peek = await this.existing(trx, id, now);
+    if (peek.post_parent === 0) return { event: await this.existing(trx, id, now, true) };
+    const master = await this.existing(trx, peek.post_parent, now, true);
+    return { event: await this.existing(trx, id, now, true), master };
+  }
+
+  /** 60 §6.1 `this`: the fields are stored on the occurrence alone and marked overridden. */
+  private async updateOccurrence(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, master: EventRow, fields: EventFields): Promise<void> {
+    for (const name of ['recurrence', 'author', 'slug'] as const) {
+      if (fields[name] !== undefined) throw invalidParam(name, { code: 'recurrence-scope-conflict', messageKey: 'recurrence-scope-conflict' }, { messageKey: 'recurrence-scope-conflict' });
+    }
+    const updated = await this.applyUpdate(trx, ctx, user, current, fields);
+    const overrides = new Set(overridesOf(current));
+    for (const name of Object.keys(fields)) if (name !== 'scope') overrides.add(overrideName(name));
+    if (current.status !== 'trash' && updated.status === 'trash') await this.series.setExcluded(trx, master, current.recurrence_id!, true);
+    if (current.status === 'trash' && updated.status !== 'trash') {
+      // Restored: its original start is no exclusion any more (60 §6.2); a status like the
+      // series' own follows the series again.
+      await this.series.setExcluded(trx, master, current.recurrence_id!, false);
+      if (updated.status === master.status) overrides.delete('status');
+    }
+    await new SeriesRepository(trx).update(current.id, { overridden: storedOverrides(overrides) });
+  }
+
+  /** 60 §6.1 `all` (or any update of a master): the master, then its occurrences. */
+  private async updateSeries(trx: Kysely<Database>, ctx: RestContext, user: User, master: EventRow, fields: EventFields): Promise<void> {
+    const now = ctx.now;
+    const updated = await this.applyUpdate(trx, ctx, user, master, { ...fields, recurrence: undefined, scope: undefined });
+    if (fields.recurrence !== undefined && isRecurrenceRemoval(fields.recurrence)) {
+      await this.series.dissolve(trx, master.id);
+      return;
+    }
+    const retimed = fields.start_date !== undefined || fields.end_date !== undefined || fields.timezone !== undefined || fields.all_day !== undefined;
+    const spec = fields.recurrence !== undefined ? this.series.read(fields.recurrence, updated.timezone, now) : retimed ? loadRecurrence(updated) : null;
+    let current = updated;
+    if (spec !== null) {
+      const expansion = this.series.check(spec, updated.timezone, updated.start_local, now);
+      await new SeriesRepository(trx).update(master.id, this.series.stored(spec, updated.timezone));
+      current = (await new EventsRepository(trx, formatWall(now)).findById(master.id))!;
+      await this.series.materialise(trx, current, now, expansion);
+    }
+    await this.series.propagate(trx, current, {
+      organizers: fields.organizer !== undefined,
+      categories: fields.categories !== undefined,
+      tags: fields.tags !== undefined,
     });
   }
 
-  /** DELETE without force (§8): into the trash, 410 when already there; `describe` as for update. */
-  async trash<T>(ctx: RestContext, id: number, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
-      const current = await this.existing(trx, id, ctx.now, true);
-      if (current.status === 'trash') throw new RestError(410, 'event-is-in-trash');
-      const nowUtc = formatWall(ctx.now);
+  /**
+   * 60 §6.1: recurrence added to a standalone event E — a new master M made from E, and E its
+   * first occurrence (it keeps its id), the others created.
+   */
+  private async convertToSeries(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, fields: EventFields): Promise<void> {
+    const now = ctx.now;
+    const event = await this.applyUpdate(trx, ctx, user, current, { ...fields, recurrence: undefined, scope: undefined });
+    const spec = this.series.read(fields.recurrence, event.timezone, now);
+    const expansion = this.series.check(spec, event.timezone, event.start_local, now);
+    const masterId = await new ObjectsRepository(trx).allocate('event');
+    const series = new SeriesRepository(trx);
+    await series.insert([{ ...event, id: masterId, ...this.series.stored(spec, event.timezone) }]);
+    await series.cloneLinks(event.id, masterId);
+    const first = expansion.instances[0];
+    await series.update(event.id, { post_parent: masterId, recurrence_key: first.key, recurrence_id: first.start });
+    const master = (await new EventsRepository(trx, formatWall(now)).findById(masterId))!;
+    await this.series.materialise(trx, master, now, expansion);
+  }
+
+  /**
+   * 60 §6.1/§6.2 `following`: the series is split at the occurrence; a new master takes the
+   * remainder and the later occurrences (re-parented, ids kept). Returns the master that now
+   * owns the occurrence (the old one when it is the first instance).
+   */
+  private async splitAt(trx: Kysely<Database>, master: EventRow, occurrence: EventRow, now: Date): Promise<EventRow> {
+    const start = occurrence.recurrence_id!;
+    if (start <= master.start_local) return master;
+    const { before, after } = this.series.split(master, start);
+    const series = new SeriesRepository(trx);
+    const id = await new ObjectsRepository(trx).allocate('event');
+    const slug = await findFreeSlug(trx, 'events', master.slug, undefined, SLUG_MAX);
+    const first = resolveSchedule({ zone: master.timezone, start, end: nominalEnd(master.start_local, master.end_local, start), allDay: master.all_day === 1 });
+    await series.insert([{ ...master, ...first, id, slug, ...this.series.stored(after, master.timezone) }]);
+    await series.cloneLinks(master.id, id);
+    await series.reparent(master.id, id, start);
+    await series.update(master.id, this.series.stored(before, master.timezone));
+    const events = new EventsRepository(trx, formatWall(now));
+    await this.series.materialise(trx, (await events.findById(master.id))!, now);
+    const created = (await events.findById(id))!;
+    await this.series.materialise(trx, created, now);
+    return created;
+  }
+
+  /**
+   * DELETE without force (§8, 60 §6.2): into the trash, 410 when already there; on an occurrence
+   * `scope` says whether it goes alone, with the rest of its series, or with the whole series.
+   * `describe` as for update.
+   */
+  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
+      const now = ctx.now;
+      const { event: current, master } = await this.lockedMember(trx, id, now);
+      const nowUtc = formatWall(now);
+      const modified = { modified_local: utcToWall(nowUtc, this.siteZone), modified_utc: nowUtc };
       const events = new EventsRepository(trx, nowUtc);
-      await events.update(id, {
-        ...trashed({ status: current.status as Status, slug: current.slug }),
-        modified_local: utcToWall(nowUtc, this.siteZone),
-        modified_utc: nowUtc,
-      });
+      if (master !== undefined && (scope ?? 'this') !== 'all') {
+        if (current.status === 'trash') throw new RestError(410, 'event-is-in-trash');
+        if (scope === 'following') await this.endSeriesAt(trx, master, current, now, 'trash');
+        else await this.trashOccurrence(trx, master, current, modified);
+      } else {
+        const target = master ?? this.seriesScope(current, scope);
+        if (target.status === 'trash') throw new RestError(410, 'event-is-in-trash');
+        await events.update(target.id, { ...trashed({ status: target.status as Status, slug: target.slug }), ...modified });
+        if (target.is_series_master === 1) await this.series.propagate(trx, (await events.findById(target.id))!, NO_LINKS);
+      }
       return describe(trx, (await events.findById(id))!);
     }));
   }
 
   /**
-   * ⚠ `force=true` extension (§8): the event and its links go for good; `describe` renders the
-   * event as it was, inside the same transaction, before anything is removed.
+   * ⚠ `force=true` extension (§8): the rows and their links go for good (the same rows as the
+   * trash would take, 60 §6.2); `describe` renders the event as it was, inside the same
+   * transaction, before anything is removed.
    */
-  async deletePermanently<T>(id: number, now: Date, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-delete-event', () => this.db.transaction().execute(async (trx) => {
-      const previous = await describe(trx, await this.existing(trx, id, now, true));
-      // The event row, its organizer and term links cascade from its id.
-      await new ObjectsRepository(trx).delete(id);
+  async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+    return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
+      const { event: current, master } = await this.lockedMember(trx, id, now);
+      const previous = await describe(trx, current);
+      const series = new SeriesRepository(trx);
+      if (master !== undefined && (scope ?? 'this') !== 'all') {
+        if (scope === 'following') await this.endSeriesAt(trx, master, current, now, 'delete');
+        else {
+          await series.delete([current.id]);
+          await this.series.setExcluded(trx, master, current.recurrence_id!, true);
+        }
+      } else {
+        const target = master ?? this.seriesScope(current, scope);
+        if (target.is_series_master === 1) await series.delete((await series.occurrences(target.id)).map((row) => row.id));
+        // The event row, its organizer and term links cascade from its id.
+        await new ObjectsRepository(trx).delete(target.id);
+      }
       return previous;
     }));
+  }
+
+  /** A master or standalone event: only `all` (or no scope) is meaningful on a master (60 §6). */
+  private seriesScope(event: EventRow, scope: Scope | undefined): EventRow {
+    if (event.is_series_master === 1 && scope !== undefined && scope !== 'all') throw invalidParam('scope', REASONS.recurrenceScope, { messageKey: 'recurrence-bad-scope' });
+    return event;
+  }
+
+  /** 60 §6.2 `this`: the occurrence to the trash, its original start into the master's exdate. */
+  private async trashOccurrence(trx: Kysely<Database>, master: EventRow, occurrence: EventRow, modified: Partial<EventRow>): Promise<void> {
+    await new SeriesRepository(trx).update(occurrence.id, {
+      status: 'trash',
+      pre_trash_status: occurrence.status,
+      overridden: storedOverrides([...overridesOf(occurrence), 'status']),
+      ...modified,
+    });
+    await this.series.setExcluded(trx, master, occurrence.recurrence_id!, true);
+  }
+
+  /** 60 §6.2 `following`: the rule ends before the occurrence; it and every later one are trashed or deleted. */
+  private async endSeriesAt(trx: Kysely<Database>, master: EventRow, occurrence: EventRow, now: Date, how: 'trash' | 'delete'): Promise<void> {
+    const start = occurrence.recurrence_id!;
+    const series = new SeriesRepository(trx);
+    const later = await series.following(master.id, start);
+    if (how === 'delete') await series.delete(later.map((row) => row.id));
+    else {
+      for (const row of later) {
+        if (row.status === 'trash') continue;
+        await series.update(row.id, { status: 'trash', pre_trash_status: row.status, overridden: storedOverrides([...overridesOf(row), 'status']) });
+      }
+    }
+    if (start <= master.start_local) return;
+    await series.update(master.id, this.series.stored(this.series.split(master, start).before, master.timezone));
+    await this.series.materialise(trx, (await new EventsRepository(trx, formatWall(now)).findById(master.id))!, now);
   }
 
   /**

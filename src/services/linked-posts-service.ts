@@ -4,7 +4,8 @@ import { canEditRecord, canReadRecord } from '../domain/auth/record-permissions.
 import { parseInstant } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall } from '../domain/dates/time-zone.ts';
-import { RestError, invalidParam, type Reason } from '../domain/errors.ts';
+import { InvalidParamsError, RestError, invalidParam, type ParamFailure, type Reason } from '../domain/errors.ts';
+import { checkCoordinateField, COORDINATE_FIELD_NAMES, coordinateReason, readCoordinateChange } from '../domain/geo/geo-input.ts';
 import { linkedField, oneOf, REASONS } from '../domain/reasons.ts';
 import {
   ORGANIZER, VENUE, isWebsiteInput, ownership,
@@ -44,11 +45,12 @@ export interface WriteEnv {
 // ---------------------------------------------------------------------------------------------
 // Field rules (20 §6.1), shared by the HTTP arguments and venues/organizers given inline in events.
 
-type FieldCheck = (value: unknown, db: Kysely<Database>, principal: Principal | null, now: Date) => boolean | Promise<boolean>;
+/** true, false (the generic reason) or the precise reason (`data.details`). */
+type FieldCheck = (value: unknown, db: Kysely<Database>, principal: Principal | null, now: Date) => boolean | ParamFailure | Promise<boolean | ParamFailure>;
 
 export interface LinkedFieldRule {
   /** The type the reference declares, for the documentation. */
-  docType: 'string' | 'integer';
+  docType: 'string' | 'integer' | 'number';
   description: string;
   check: FieldCheck;
   /** Why `check` refuses a value (`data.details`). */
@@ -139,6 +141,17 @@ export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFie
         ? { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: isWebsiteInput, reason: REASONS.website }
         : { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: isString, reason: REASONS.string };
   }
+  if (type.coordinates) {
+    const descriptions: Record<string, string> = {
+      geo_lat: 'Latitude in degrees, -90 to 90; empty clears. Sent with geo_lng.',
+      latitude: 'Alias of geo_lat.',
+      geo_lng: 'Longitude in degrees, -180 to 180; empty clears. Sent with geo_lat.',
+      longitude: 'Alias of geo_lng.',
+    };
+    for (const [name, description] of Object.entries(descriptions)) {
+      rules[name] = { docType: 'number', description, check: (value) => checkCoordinateField(name, value), reason: coordinateReason(name), extension: true };
+    }
+  }
   rules.image = {
     docType: 'string',
     description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
@@ -174,6 +187,10 @@ export interface LinkedPostInput {
   image?: unknown;
   /** '' removes the password. */
   password?: string;
+  /** The coordinate fields sent (venues), checked against the stored pair when applied. */
+  coordinates?: Readonly<Record<string, unknown>>;
+  /** The slug to start from instead of the name's (imports keep the source's slugs, 90 §2.2). */
+  slug?: string;
 }
 
 /** Names and descriptions keep their HTML only for callers with unfiltered_html (40 §9). */
@@ -217,6 +234,10 @@ export function readLinkedPostInput(type: LinkedPostType, source: Readonly<Recor
   if (value('image') !== undefined) input.image = value('image');
   const password = value('password');
   if (typeof password === 'string') input.password = password;
+  if (type.coordinates) {
+    const sent = Object.keys(COORDINATE_FIELD_NAMES).filter((name) => value(name) !== undefined && value(name) !== null);
+    if (sent.length > 0) input.coordinates = Object.fromEntries(sent.map((name) => [name, value(name)]));
+  }
   return input;
 }
 
@@ -259,17 +280,19 @@ async function findDuplicate(repo: LinkedPostsRepository, input: LinkedPostInput
 
 /**
  * Create (20 §6.2). A duplicate (§6.5) is returned instead of a new record; the sent fields are
- * applied to it only when the caller may edit it.
+ * applied to it only when the caller may edit it. An import asks for `distinct` records: a copy
+ * must never merge into (and later update) a record it did not create (90 §2.3).
  */
 export async function createLinkedPost(
   db: Kysely<Database>,
   type: LinkedPostType,
   input: LinkedPostInput,
   env: WriteEnv,
+  options: { distinct?: boolean } = {},
 ): Promise<LinkedRecord> {
   const repo = repository(db, type, env.now);
   await lockUntilCommit(db, `duplicate:${type.kind}:${(input.name ?? '').toLowerCase()}`);
-  const match = await findDuplicate(repo, input, env.principal);
+  const match = options.distinct ? undefined : await findDuplicate(repo, input, env.principal);
   if (match) {
     // Name and description are what matched; rewriting their letter case is no update anyone asked for.
     const { name: _name, description: _description, ...rest } = input;
@@ -286,7 +309,7 @@ export async function createLinkedPost(
     now: env.now,
   });
   const id = await new ObjectsRepository(db).allocate(type.kind);
-  const base = slugify(input.name ?? '', SLUG_MAX_LENGTH) || String(id);
+  const base = slugify(input.slug || input.name || '', SLUG_MAX_LENGTH) || String(id);
   const nowUtc = utcNow(env);
   const record: LinkedRecord = {
     id,
@@ -308,10 +331,21 @@ export async function createLinkedPost(
   for (const field of type.textFields) record[field] = input.text[field] ?? '';
   if (type.textFields.includes('stateprovince')) record.stateprovince = deriveStateProvince(input.text);
   for (const flag of type.flags) record[flag] = input.flags[flag] === false ? 0 : 1;
+  if (type.coordinates) Object.assign(record, { geo_lat: null, geo_lng: null }, coordinateChanges(input, { geo_lat: null, geo_lng: null }));
   if (requested === 'trash') Object.assign(record, trashed({ status: publication.status, slug: base }));
   else if (!floats(publication.status)) record.slug = await findFreeSlug(db, type.collection, base, id, SLUG_MAX_LENGTH);
   await repo.insert(record);
   return (await repo.findById(id))!;
+}
+
+/** The coordinate columns a write sets (70-geo §2.1); the pair must end up complete or empty. */
+function coordinateChanges(input: LinkedPostInput, stored: Pick<LinkedRecord, 'geo_lat' | 'geo_lng'>): Pick<LinkedRecord, 'geo_lat' | 'geo_lng'> {
+  if (input.coordinates === undefined) return {};
+  const change = readCoordinateChange(input.coordinates, { lat: stored.geo_lat ?? null, lng: stored.geo_lng ?? null });
+  const columns: Pick<LinkedRecord, 'geo_lat' | 'geo_lng'> = {};
+  if (change.lat !== undefined) columns.geo_lat = change.lat;
+  if (change.lng !== undefined) columns.geo_lng = change.lng;
+  return columns;
 }
 
 /** The region fields whose presence recomputes `stateprovince` from this request (20 §6.3). */
@@ -345,6 +379,7 @@ export async function updateLinkedPost(
     if (input.flags[flag] !== undefined) changes[flag] = input.flags[flag] ? 1 : 0;
   }
   if (input.image !== undefined) changes.image_id = await resolveImage(db, input.image, env);
+  Object.assign(changes, coordinateChanges(input, current));
 
   const requested = input.status === undefined ? undefined : scaleRequestedStatus(input.status, env.principal, false);
   if (requested !== undefined || input.dateLocal !== undefined || input.dateUtc !== undefined) {
@@ -415,10 +450,10 @@ export async function listLinkedPosts(
   page: number,
   perPage: number,
   now: Date,
-): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow> }> {
-  const { records, total } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
+): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow>; distances?: Map<number, number> }> {
+  const { records, total, distances } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
   const images = await new MediaRepository(db).findByIds(imageIds(records));
-  return { records, total, images };
+  return { records, total, images, distances };
 }
 
 export function imagesOf(db: Kysely<Database>, records: readonly LinkedRecord[]): Promise<Map<number, MediaRow>> {
@@ -500,7 +535,9 @@ async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: Lin
       for (const [field, rule] of Object.entries(linkedFieldRules(type))) {
         const value = form.fields[field];
         if (value === undefined || value === null) continue;
-        if (!(await rule.check(value, db, principal, now))) return linkedField(type.kind, field);
+        const verdict = await rule.check(value, db, principal, now);
+        if (verdict === false) return linkedField(type.kind, field);
+        if (verdict !== true) return verdict.reason;
       }
       return true;
     }
@@ -534,7 +571,13 @@ async function resolveValidForm(trx: Kysely<Database>, type: LinkedPostType, for
     case 'id':
       return form.id;
     case 'data':
-      return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
+      try {
+        return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
+      } catch (error) {
+        // A reason about a field of the inline record is a reason about the event's parameter.
+        if (error instanceof InvalidParamsError) throw new InvalidParamsError({ [type.kind]: Object.values(error.failures)[0] });
+        throw error;
+      }
     case 'invalid':
       throw invalidParam(type.kind, form.reason);
   }

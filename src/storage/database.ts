@@ -46,6 +46,28 @@ export function parseDatabaseUrl(url: string): ParsedUrl {
   throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
 }
 
+/** The SQL math functions the location search uses (70-geo §4.4). */
+const MATH_FUNCTIONS: Record<string, (x: number) => number> = { sin: Math.sin, cos: Math.cos, asin: Math.asin, sqrt: Math.sqrt };
+
+/**
+ * better-sqlite3 builds SQLite with its math functions; a SQLite linked without them gets the
+ * same functions from JavaScript (deterministic, so the planner may fold constant calls), with
+ * SQLite's own NULL for an argument outside the domain.
+ */
+export function ensureMathFunctions(connection: BetterSqlite3.Database): void {
+  for (const [name, fn] of Object.entries(MATH_FUNCTIONS)) {
+    try {
+      connection.prepare(`select ${name}(0.5)`).get();
+    } catch {
+      connection.function(name, { deterministic: true }, (x: unknown) => {
+        if (x === null) return null;
+        const value = fn(Number(x));
+        return Number.isNaN(value) ? null : value;
+      });
+    }
+  }
+}
+
 function openSqlite(path: string): Kysely<Database> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const connection = new BetterSqlite3(path);
@@ -54,6 +76,7 @@ function openSqlite(path: string): Kysely<Database> {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  ensureMathFunctions(connection);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
 }
 

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The tables as Kysely sees them. Dates are stored as `YYYY-MM-DD HH:MM:SS` text (wall clock or
@@ -11,7 +11,7 @@ export interface Database {
   app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
-  events: EventRow;
+  events: EventTable;
   venues: VenueRow;
   organizers: OrganizerRow;
   media: MediaRow;
@@ -21,6 +21,20 @@ export interface Database {
   terms: TermRow;
   /** One row: incremented by triggers on every write to the content tables (read caches key on it). */
   data_version: { id: number; version: number };
+  /** The id map of site imports (90 §2.3). */
+  import_records: ImportRecordRow;
+}
+
+export type ImportKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+
+export interface ImportRecordRow {
+  /** The normalised namespace root URL of the source. */
+  source: string;
+  kind: ImportKind;
+  source_id: number;
+  local_id: number;
+  /** The source's `modified_utc`, or for terms (which carry none) a fingerprint of the copied fields. */
+  source_modified_utc: string;
 }
 
 export type ObjectKind = 'event' | 'venue' | 'organizer' | 'media';
@@ -70,8 +84,35 @@ export interface EventRow extends PostColumns {
   sticky: number;
   featured: number;
   venue_id: number | null;
+  /** 0, or the series master of an occurrence (60 §2). */
   post_parent: number;
+  /** 1 on a series master, which lists never show (60 §2). */
+  is_series_master: number;
+  /** Occurrence: `YYYY-MM-DD#n`, unique per master, keeps its id across re-expansion (60 §6.3). */
+  recurrence_key: string | null;
+  /** Occurrence: its original local start per the rule (RECURRENCE-ID). */
+  recurrence_id: string | null;
+  /** Master: the rule with UTC UNTIL ('' when only rdate), JSON arrays of wall clocks in T. */
+  recurrence_rrule: string | null;
+  recurrence_rdate: string | null;
+  recurrence_exdate: string | null;
+  /** Master: the last date occurrences were materialised through (60 §4.1). */
+  recurrence_horizon: string | null;
+  /** Master: 1 when the rule ends before the horizon (nothing left to extend). */
+  recurrence_complete: number;
+  /** Master: 1 when the cap stopped the series from growing. */
+  recurrence_truncated: number;
+  /** Occurrence: JSON array of the fields set on it alone (60 §6.1), null when none. */
+  overridden: string | null;
 }
+
+/** The recurrence flags default to 0 on insert, so plain events need not name them. */
+type DefaultedFlag = ColumnType<number, number | undefined, number>;
+export type EventTable = Omit<EventRow, 'is_series_master' | 'recurrence_complete' | 'recurrence_truncated'> & {
+  is_series_master: DefaultedFlag;
+  recurrence_complete: DefaultedFlag;
+  recurrence_truncated: DefaultedFlag;
+};
 
 export interface VenueRow extends PostColumns {
   name: string;
@@ -86,6 +127,9 @@ export interface VenueRow extends PostColumns {
   stateprovince: string;
   show_map: number;
   show_map_link: number;
+  /** Degrees; both set or both null (70-geo §4.1). */
+  geo_lat: number | null;
+  geo_lng: number | null;
 }
 
 export interface OrganizerRow extends PostColumns {

@@ -11,7 +11,20 @@ export type TimeZoneSpec =
 const OFFSET_PATTERN = /^UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?$/;
 const MAX_OFFSET_MINUTES = 14 * 60;
 
+// Validating an IANA name builds an Intl formatter (luxon does not cache it): a series converts
+// hundreds of instants in one zone, so each spelling is read once.
+const parsedZones = new Map<string, TimeZoneSpec | null>();
+
 export function parseTimeZone(input: string): TimeZoneSpec | null {
+  let spec = parsedZones.get(input);
+  if (spec === undefined && !parsedZones.has(input)) {
+    spec = readTimeZone(input);
+    if (parsedZones.size < 1000) parsedZones.set(input, spec);
+  }
+  return spec ?? null;
+}
+
+function readTimeZone(input: string): TimeZoneSpec | null {
   if (input === 'UTC') return { kind: 'utc', name: 'UTC', offsetMinutes: 0 };
   const m = OFFSET_PATTERN.exec(input);
   if (m) {

@@ -20,6 +20,10 @@ export interface EffectiveListQuery {
   categories?: readonly string[];
   tags?: readonly string[];
   strictDates?: string;
+  /** 60 §5 extension: one occurrence per series. */
+  hideSubsequentRecurrences?: boolean;
+  /** Parameters of extensions, appended after the reference's own in this order (70-geo §3.3). */
+  extra?: ReadonlyArray<readonly [string, string]>;
 }
 
 type Pair = [string, string];
@@ -50,6 +54,8 @@ function linkQuery(query: EffectiveListQuery): Pair[] {
   add('categories', query.categories?.join(','));
   add('tags', query.tags?.join(','));
   add('strict_dates', query.strictDates);
+  if (query.hideSubsequentRecurrences !== undefined) add('hide_subsequent_recurrences', query.hideSubsequentRecurrences ? '1' : '0');
+  for (const [name, value] of query.extra ?? []) add(name, value);
   return pairs;
 }
 

@@ -27,6 +27,8 @@ export interface LinkedPostType {
   searchFields: readonly LinkedTextField[];
   /** Stored on/off flags, `true` unless a falsy value was sent. */
   flags: readonly LinkedFlag[];
+  /** Stores coordinates and takes part in location search (70-geo). */
+  coordinates: boolean;
 }
 
 export const VENUE: LinkedPostType = {
@@ -38,6 +40,7 @@ export const VENUE: LinkedPostType = {
   // Country and website are not searched (20 §5.4).
   searchFields: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   flags: ['show_map', 'show_map_link'],
+  coordinates: true,
 };
 
 export const ORGANIZER: LinkedPostType = {
@@ -48,6 +51,7 @@ export const ORGANIZER: LinkedPostType = {
   textFields: ['phone', 'website', 'email'],
   searchFields: ['phone', 'email', 'website'],
   flags: [],
+  coordinates: false,
 };
 
 /** Empty URL or an absolute URL with a scheme and a host (`www.x.org`, `foo` are refused: 20 §6.1). */

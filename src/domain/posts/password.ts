@@ -25,3 +25,11 @@ export function isUnlocked(record: OwnedRecord & { password: string }, principal
   if (typeof request.password === 'string' && request.password !== '' && samePassword(request.password, record.password)) return true;
   return request.contextEdit && canEditRecord(principal, record);
 }
+
+/**
+ * The stored password, shown to a caller who may edit the record and asks with `context=edit`,
+ * as WordPress core's posts API shows it (90 §2.2: a site import copies protected records whole).
+ */
+export function revealedPassword(record: OwnedRecord & { password: string }, principal: Principal | null, contextEdit: boolean): string | undefined {
+  return record.password !== '' && contextEdit && canEditRecord(principal, record) ? record.password : undefined;
+}

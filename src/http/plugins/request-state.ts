@@ -8,6 +8,10 @@ declare module 'fastify' {
     /** The authenticated user; null for visitors. */
     user: User | null;
   }
+  interface FastifyContextConfig {
+    /** A public calendar page (55): its own security headers and caching. */
+    page?: boolean;
+  }
 }
 
 /** The language edition a path belongs to: `{base}/da/...` is Danish, no prefix is English. */

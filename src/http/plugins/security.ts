@@ -4,9 +4,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { RestError } from '../../domain/errors.ts';
 
+/** The public calendar pages' policy (55 §13): own scripts and styles, remote images, own forms. */
+export const PAGE_CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+
+function isPageRoute(request: FastifyRequest): boolean {
+  return request.routeOptions?.config?.page === true;
+}
+
 /** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
 export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
+  if (isPageRoute(request)) {
+    // Pages may be framed by the site itself and indexed (the page sets X-Robots-Tag itself).
+    reply.header('X-Frame-Options', 'SAMEORIGIN');
+    reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    reply.header('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
+    // The browser asks again for credentials the service refused (55 §7.5).
+    if (reply.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="calendar"');
+    if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+    return;
+  }
   reply.header('X-Frame-Options', 'DENY');
   reply.header('Referrer-Policy', 'no-referrer');
   reply.header('X-Robots-Tag', 'noindex');

@@ -17,6 +17,8 @@ export interface RestContext {
 export interface ContextOptions {
   publicUrl: string | null;
   basePath: string;
+  /** The namespace the route was mounted under (the service's own or an alias). */
+  namespace: string;
   now: Date;
 }
 
@@ -26,7 +28,7 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
   return {
     lang,
     user: request.user,
-    urls: new UrlBuilder(origin, options.basePath, lang),
+    urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
     now: options.now,
     t: (key, vars) => translate(lang, key, vars),
   };

@@ -4,7 +4,7 @@ import { forbidden } from '../../domain/errors.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
 import { createContext, type RestContext } from './context.ts';
 import { fastifyPath, type Endpoint, type NamespaceDef, type RouteDef } from './endpoint.ts';
-import { renderRoute, routeKey } from './route-index.ts';
+import { renderRoute } from './route-index.ts';
 import { sendJson } from './send.ts';
 import { validateArgs } from './validate-args.ts';
 
@@ -37,10 +37,19 @@ function mergeInput(request: FastifyRequest): { merged: Record<string, unknown>;
   return { merged, shadowed };
 }
 
-/** Registers every route of a namespace under each language edition. */
-export function registerNamespace(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions): void {
+/**
+ * Registers every route of a namespace under each language edition and under each alias of the
+ * namespace (90 §1): a mount differs only in the addresses its answers link to.
+ */
+export function registerNamespace(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions, aliases: readonly string[] = []): void {
+  for (const namespace of [def.namespace, ...aliases]) {
+    for (const lang of LANGUAGES) mount(app, def, options, namespace, `${options.basePath}${EDITION_PREFIXES[lang]}/${namespace}`);
+  }
+}
+
+function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions, namespace: string, prefix: string): void {
   const context = (request: FastifyRequest): RestContext =>
-    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, now: options.clock() });
+    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, namespace, now: options.clock() });
 
   const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);
@@ -51,23 +60,20 @@ export function registerNamespace(app: FastifyInstance, def: NamespaceDef, optio
     return sendJson(request, reply, result.status ?? 200, result.body, result.headers);
   };
 
-  for (const lang of LANGUAGES) {
-    const prefix = `${options.basePath}${EDITION_PREFIXES[lang]}/${def.namespace}`;
-    for (const route of def.routes) {
-      const url = prefix + fastifyPath(route.pattern);
-      for (const endpoint of route.endpoints) {
-        app.route({ method: [...endpoint.methods], url: url === '' ? '/' : url, handler: run(endpoint) });
-      }
-      app.route({ method: 'OPTIONS', url, handler: optionsHandler(def, route, context) });
+  for (const route of def.routes) {
+    const url = prefix + fastifyPath(route.pattern);
+    for (const endpoint of route.endpoints) {
+      app.route({ method: [...endpoint.methods], url: url === '' ? '/' : url, handler: run(endpoint) });
     }
+    app.route({ method: 'OPTIONS', url, handler: optionsHandler(route, context) });
   }
 }
 
-function optionsHandler(def: NamespaceDef, route: RouteDef, context: (request: FastifyRequest) => RestContext) {
+function optionsHandler(route: RouteDef, context: (request: FastifyRequest) => RestContext) {
   const allow = [...new Set(route.endpoints.flatMap((endpoint) => endpoint.methods))].join(', ');
   return async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);
-    const body = renderRoute(def.namespace, route, ctx, `${ctx.urls.edition}${routeKey(def.namespace, route)}`);
+    const body = renderRoute(route, ctx);
     return sendJson(request, reply, 200, body, { Allow: allow });
   };
 }

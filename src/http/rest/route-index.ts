@@ -16,14 +16,15 @@ function renderArg(spec: ArgSpec, ctx: RestContext): Record<string, unknown> {
   return out;
 }
 
-export function routeKey(namespace: string, route: RouteDef): string {
-  return `/${namespace}${route.pattern}`;
+/** The index key of a route: `/{namespace}{pattern}`, in the namespace the request came in on. */
+function routeKey(route: RouteDef, ctx: RestContext): string {
+  return `/${ctx.urls.namespace}${route.pattern}`;
 }
 
 /** One entry of the namespace index (30 §2), also the body of OPTIONS on that route. */
-export function renderRoute(namespace: string, route: RouteDef, ctx: RestContext, absoluteUrl: string): Record<string, unknown> {
+export function renderRoute(route: RouteDef, ctx: RestContext): Record<string, unknown> {
   const entry: Record<string, unknown> = {
-    namespace,
+    namespace: ctx.urls.namespace,
     methods: route.endpoints.flatMap((endpoint) => endpoint.methods),
     endpoints: route.endpoints.map((endpoint) => {
       const args = Object.entries(endpoint.args);
@@ -33,15 +34,16 @@ export function renderRoute(namespace: string, route: RouteDef, ctx: RestContext
       };
     }),
   };
-  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: absoluteUrl }] };
+  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${ctx.urls.edition}${routeKey(route, ctx)}` }] };
   return entry;
 }
 
-/** `GET {ns}`: the namespace index, generated from the registered routes in their order. */
+/**
+ * `GET {ns}`: the namespace index, generated from the registered routes in their order, named
+ * after the namespace the request came in on (an alias's index is the alias's, 90 §1).
+ */
 export function renderNamespaceIndex(def: NamespaceDef, ctx: RestContext): Record<string, unknown> {
   const routes: Record<string, unknown> = {};
-  for (const route of def.routes) {
-    routes[routeKey(def.namespace, route)] = renderRoute(def.namespace, route, ctx, `${ctx.urls.edition}${routeKey(def.namespace, route)}`);
-  }
-  return { namespace: def.namespace, routes, _links: { up: [{ href: `${ctx.urls.edition}/` }] } };
+  for (const route of def.routes) routes[routeKey(route, ctx)] = renderRoute(route, ctx);
+  return { namespace: ctx.urls.namespace, routes, _links: { up: [{ href: `${ctx.urls.edition}/` }] } };
 }

@@ -3,23 +3,28 @@ import { EDITION_PREFIXES, type Language } from '../../i18n/catalog.ts';
 export const NAMESPACE = 'calendar/events/v1';
 export const ADMIN_NAMESPACE = 'calendar/admin/v1';
 
-/** Builds the absolute addresses a response carries, keeping the edition prefix of the request. */
+/**
+ * Builds the absolute addresses a response carries, keeping the edition prefix and the namespace
+ * (the service's own or an alias, 90 §1) the request came in on.
+ */
 export class UrlBuilder {
   /** `{origin}{base}`, without edition prefix. */
   readonly site: string;
   /** `{origin}{base}{edition}`. */
   readonly edition: string;
-  /** `{origin}{base}{edition}/calendar/events/v1`. */
+  /** `{origin}{base}{edition}/{namespace}`. */
   readonly ns: string;
 
   constructor(
     readonly origin: string,
     readonly basePath: string,
     readonly lang: Language,
+    /** The namespace the request was addressed to. */
+    readonly namespace: string = NAMESPACE,
   ) {
     this.site = origin + basePath;
     this.edition = this.site + EDITION_PREFIXES[lang];
-    this.ns = `${this.edition}/${NAMESPACE}`;
+    this.ns = `${this.edition}/${namespace}`;
   }
 
   /** `{host}{base}` without scheme and port: the prefix of `global_id`. */

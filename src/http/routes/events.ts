@@ -2,8 +2,8 @@ import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { invalidParam, RestError } from '../../domain/errors.ts';
 import { REASONS } from '../../domain/reasons.ts';
-import { isUnlocked } from '../../domain/posts/password.ts';
-import { eventOwnership, EventsService } from '../../services/events-service.ts';
+import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
+import { eventOwnership, EventsService, type Scope } from '../../services/events-service.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
@@ -16,6 +16,7 @@ import {
   existingSlugArg,
   idArg,
   slugLookup,
+  scopeArg,
   slugPathArg,
   writeArgs,
 } from './events/event-args.ts';
@@ -32,13 +33,14 @@ import { formatWall } from '../../domain/dates/datetime-format.ts';
 export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
-  const events = new EventsService(db, siteZone);
+  const events = new EventsService(db, siteZone, deps.config.recurrence);
   const argDeps = { db, events };
   const createArgs = writeArgs(argDeps, true);
   const updateArgs = writeArgs(argDeps, false);
   const bySlugUpdateArgs: ArgSpecs = { slug: slugPathArg, ...Object.fromEntries(Object.entries(updateArgs).filter(([name]) => name !== 'slug')) };
   const deleteArgs: ArgSpecs = {
     force: { type: 'boolean', extension: true, description: 'Delete the event permanently instead of moving it to the trash.' },
+    scope: scopeArg,
     password: { description: 'Accepted and ignored.' },
   };
 
@@ -51,8 +53,10 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
    * general right, so that the handler can answer 404/400 to those who hold it.
    */
   const mayChange = async (ctx: RestContext, id: number, verb: 'edit' | 'delete') => {
-    const event = await events.find(id, ctx.now);
-    if (!event) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    const found = await events.find(id, ctx.now);
+    if (!found) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    // Writes on an occurrence are judged on its series (60 §6).
+    const event = found.post_parent === 0 ? found : (await events.find(found.post_parent, ctx.now)) ?? found;
     return verb === 'edit' ? canEditRecord(ctx.user, eventOwnership(event)) : canDeleteRecord(ctx.user, eventOwnership(event));
   };
 
@@ -69,9 +73,10 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     const jsonLd = record.password === '' && (event.status !== 'private' || can(ctx.user, 'read_private_posts'));
     // Who may see the event was decided above; what it looks like depends on these (the caller
     // too: embedded venues and organizers carry their json_ld only for those who may read them).
-    const key = JSON.stringify([id, ctx.lang, ctx.urls.origin, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '']);
+    const password = revealedPassword(record, ctx.user, params.get('context') === 'edit');
+    const key = JSON.stringify([id, ctx.lang, ctx.urls.ns, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '', password !== undefined]);
     const body = await cache.get(key, async () => {
-      const value = await serializeEvent(db, event, ctx, { jsonLd });
+      const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return new JsonText(JSON.stringify(value), value);
     });
     return { body };
@@ -84,11 +89,12 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
   const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
+    const scope = params.has('scope') ? params.get<Scope>('scope') : undefined;
     if (params.get('force') === true) {
-      const previous = await events.deletePermanently(id, ctx.now, (trx, event) => serializeEvent(trx, event, ctx));
+      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx));
       return { body: { deleted: true, previous } };
     }
-    return { body: await events.trash(ctx, id, (trx, event) => serializeEvent(trx, event, ctx)) };
+    return { body: await events.trash(ctx, id, scope, (trx, event) => serializeEvent(trx, event, ctx)) };
   };
 
   const read = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => number | Promise<number>): Endpoint => ({
@@ -110,7 +116,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache() }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults: { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit } }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [

@@ -4,7 +4,7 @@ import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
 import { pageSize, REASONS } from '../../domain/reasons.ts';
 import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
-import { isUnlocked } from '../../domain/posts/password.ts';
+import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { defaultListStatuses, parseStatusFilter } from '../../domain/status.ts';
 import { venueSearchPieces } from '../../domain/text/search.ts';
 import { normalizeSlugLookup } from '../../domain/text/slug.ts';
@@ -24,6 +24,7 @@ import type { LinkedSerializeOptions } from '../serializers/linked-post-serializ
 import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
+import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
@@ -53,11 +54,22 @@ function linkValue(value: unknown): string {
   return String(value);
 }
 
+function geoLinks(params: Params): Array<[string, string | undefined]> {
+  const given = (name: string) => (params.has(name) ? linkValue(params.raw[name]) : undefined);
+  return [
+    ['geoloc', params.has('geoloc') ? (params.get<boolean>('geoloc') ? '1' : '0') : undefined],
+    ['geoloc_lat', given('geoloc_lat')],
+    ['geoloc_lng', given('geoloc_lng')],
+    ...geoLinkPairs(params),
+  ];
+}
+
 function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serializer): RouteDef[] {
   const db = deps.storage.db;
   const writeEnv = (ctx: RestContext): WriteEnv => ({ principal: ctx.user!, now: ctx.now, siteZone: deps.config.timezone });
   const errorCode = (suffix: string) => `${type.kind}-${suffix}`;
   const unknownRecord = type.kind === 'venue' ? REASONS.unknownVenue : REASONS.unknownOrganizer;
+  const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   /** Unlocked by the exact password or by context=edit from a caller who may edit it (40 §8). */
   const unlocked = (record: LinkedRecord, ctx: RestContext, raw: Readonly<Record<string, unknown>>): boolean =>
@@ -77,7 +89,10 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         required: isCreate && name === type.nameKey,
         // The handlers read the validated raw values (null clears some fields), so no coercion.
         sanitize: (value) => value,
-        validate: rule((value, ctx) => field.check(value, db, ctx.user, ctx.now), field.reason),
+        validate: async (value, ctx) => {
+          const verdict = await field.check(value, db, ctx.user, ctx.now);
+          return verdict === true || (verdict === false ? { reason: field.reason } : verdict);
+        },
         ...(field.extension ? { extension: true } : {}),
       };
     }
@@ -163,8 +178,10 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         validate: statusFilterRule,
       },
       ...readArgs,
+      ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : {}),
     },
     handler: async (ctx, params) => {
+      const geo = type.coordinates ? geoSearchOf(params, geoDefaults) : undefined;
       const page = params.get<number>('page');
       const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
       const statusGiven = params.has('status') && linkValue(params.get('status')) !== '';
@@ -175,15 +192,19 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       if (params.has('event')) filter.eventId = params.get<number>('event');
       if (params.has('has_events')) filter.hasEvents = isTruthy(params.get('has_events'));
       if (isTruthy(params.get('only_with_upcoming'))) filter.onlyWithUpcoming = true;
+      if (geo?.filter !== undefined) {
+        filter.geo = geo.filter;
+        filter.orderByDistance = geo.orderByDistance;
+        filter.orderDesc = geo.orderDesc;
+      }
 
-      const { records, total, images } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
+      const { records, total, images, distances } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
       if (page > 1 && records.length === 0) throw new RestError(404, errorCode('archive-page-not-found'));
-      const items = records.map((record) =>
-        serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, {
-          jsonLd: false,
-          locked: !unlocked(record, ctx, params.raw),
-        }),
+      const locked = records.map((record) => !unlocked(record, ctx, params.raw));
+      const serialized = records.map((record, index) =>
+        serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, { jsonLd: false, locked: locked[index] }),
       );
+      const items = geo === undefined ? serialized : withDistances(serialized, records.map((record) => record.id), distances, geo, (index) => !locked[index]);
 
       // The reference drops `search` and `only_with_upcoming` from its links; they are kept here (20 §5.3).
       const query: Array<[string, string | number | undefined]> = [
@@ -193,6 +214,8 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         ['has_events', params.has('has_events') ? linkValue(params.get('has_events')) : undefined],
         ['only_with_upcoming', params.has('only_with_upcoming') ? linkValue(params.get('only_with_upcoming')) : undefined],
         ['status', statusGiven ? linkValue(params.get('status')) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'],
+        // The location search, in the order of the event list links (70-geo §3.3).
+        ...(type.coordinates ? geoLinks(params) : []),
       ];
       const link = (targetPage: number | undefined) =>
         ctx.urls.nsUrl(`/${type.collection}/`, targetPage === undefined ? query : [...query, ['page', targetPage]]);
@@ -253,7 +276,9 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       handler: async (ctx, params) => {
         const record = await locate(db, locator, params, ctx.now);
         if (!canReadRecord(ctx.user, ownership(record))) throw new RestError(403, errorCode('not-accessible'));
-        return { body: await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) }) };
+        const body = await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) });
+        const password = revealedPassword({ ...ownership(record), password: record.password }, ctx.user, params.raw.context === 'edit');
+        return { body: password === undefined ? body : { ...body, password } };
       },
     },
     {

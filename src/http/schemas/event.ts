@@ -50,5 +50,6 @@ export const Event: JsonSchema = {
     organizer: { type: 'array', items: ref('Organizer'), description: 'The organizers, in the order they were linked.' },
     custom_fields: { ...EMPTY_ARRAY, description: 'Custom fields; always an empty array.' },
     json_ld: post.json_ld,
+    geo_distance: { description: 'Distance from the search centre; only in a location search with a centre.', allOf: [ref('GeoDistance')] },
   },
 };

@@ -1,5 +1,6 @@
 import { CostDetails } from './cost.ts';
 import { DateDetails } from './dates.ts';
+import { GeoDistance } from './distance.ts';
 import { Event } from './event.ts';
 import { Image, ImageSize } from './image.ts';
 import type { JsonSchema } from './json-schema.ts';
@@ -21,4 +22,5 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Venue,
   Organizer,
   EventTerm,
+  GeoDistance,
 };

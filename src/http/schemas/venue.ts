@@ -1,4 +1,4 @@
-import { EMPTY_ARRAY, type JsonSchema } from './json-schema.ts';
+import { EMPTY_ARRAY, ref, type JsonSchema } from './json-schema.ts';
 import { postFields as post } from './post-fields.ts';
 
 /**
@@ -31,12 +31,13 @@ export const Venue: JsonSchema = {
     phone: post.phone,
     website: post.website,
     stateprovince: { type: 'string', description: 'State or province, as stored or derived from state and province.' },
-    geo_lat: { type: 'number', description: 'Latitude.' },
-    geo_lng: { type: 'number', description: 'Longitude.' },
+    geo_lat: { type: 'number', description: 'Latitude in degrees, present when stored; 0 while password-protected.' },
+    geo_lng: { type: 'number', description: 'Longitude in degrees, present when stored; 0 while password-protected.' },
     json_ld: post.json_ld,
     show_map: { type: 'boolean', nullable: true, description: 'Whether a map is shown; null while password-protected.' },
     show_map_link: { type: 'boolean', nullable: true, description: 'Whether a link to a map is shown; null while password-protected.' },
     global_id: post.global_id,
     global_id_lineage: post.global_id_lineage,
+    geo_distance: { description: 'Distance from the search centre; only in a location search with a centre.', allOf: [ref('GeoDistance')] },
   },
 };

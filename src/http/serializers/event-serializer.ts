@@ -10,6 +10,11 @@ import { loadEmbeddedTerms } from '../../services/terms-service.ts';
 import { MediaRepository } from '../../storage/repositories/media-repository.ts';
 import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
 import type { RestContext } from '../rest/context.ts';
+import { SeriesRepository, type SeriesSummary } from '../../storage/repositories/series-repository.ts';
+import { seriesRecurrence } from '../../services/series-service.ts';
+import { recurrenceLines } from '../../domain/recurrence/series.ts';
+import { defaultListStatuses } from '../../domain/status.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { serializeImage } from './image-serializer.ts';
 
 export interface EventSerializeOptions {
@@ -25,6 +30,33 @@ interface Embedded {
   tags: unknown[];
   venue: Record<string, unknown> | [];
   organizer: Record<string, unknown>[];
+  series: SeriesSummary | undefined;
+}
+
+/** Pro's date-suffixed page of one instance (60 §2): `…/event/{slug}/{YYYY-MM-DD}/`. */
+function occurrencePageUrl(url: string, event: EventRow): string {
+  return event.post_parent !== 0 && url.endsWith(`/event/${event.slug}/`) ? `${url}${event.start_local.slice(0, 10)}/` : url;
+}
+
+/** The extension keys of series members (60 §5); standalone events get none. */
+function seriesKeys(event: EventRow, summary: SeriesSummary | undefined, ctx: RestContext): Record<string, unknown> {
+  if (event.post_parent !== 0) {
+    return { post_parent: event.post_parent, recurrence_id: event.recurrence_id, recurrence_exception: event.overridden !== null || event.recurrence_id !== event.start_local };
+  }
+  if (event.is_series_master !== 1) return {};
+  const series = seriesRecurrence(event);
+  return {
+    recurrence: { rrule: series.rrule, rdate: series.rdate, exdate: series.exdate, ical: recurrenceLines(series) },
+    occurrences: {
+      count: summary?.count ?? 0,
+      first: summary?.first ?? null,
+      last: summary?.last ?? null,
+      open_ended: series.rrule !== '' && !/;(COUNT|UNTIL)=/.test(`;${series.rrule}`),
+      truncated: event.recurrence_truncated === 1,
+      horizon: event.recurrence_horizon,
+      rest_url: ctx.urls.nsUrl('/events/', [['post_parent', String(event.id)]]),
+    },
+  };
 }
 
 function costValues(event: EventRow): string[] {
@@ -39,7 +71,7 @@ function flag(value: number | null): boolean {
 
 function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
   const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
-  const url = eventPageUrl(ctx.urls.edition, event);
+  const url = occurrencePageUrl(eventPageUrl(ctx.urls.edition, event), event);
   const values = costValues(event);
   const position = event.currency_position as CurrencyPosition;
   const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));
@@ -85,6 +117,7 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jso
     venue: embedded.venue,
     organizer: embedded.organizer,
     custom_fields: [],
+    ...seriesKeys(event, embedded.series, ctx),
   };
   if (jsonLd) {
     const venue = embedded.venue;
@@ -116,10 +149,12 @@ export async function serializeEvents(
   if (events.length === 0) return [];
   const ids = events.map((event) => event.id);
   const jsonLd = options.jsonLd === true;
-  const [images, terms, linked] = await Promise.all([
+  const masters = events.filter((event) => event.is_series_master === 1).map((event) => event.id);
+  const [images, terms, linked, series] = await Promise.all([
     new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
     loadEmbeddedTerms(db, ids, ctx),
     loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd }),
+    new SeriesRepository(db).summaries(masters, defaultListStatuses(ctx.user), formatWall(ctx.now)),
   ]);
   return events.map((event) => {
     const body = serializeOne(
@@ -130,6 +165,7 @@ export async function serializeEvents(
         tags: terms.get(event.id)?.tags ?? [],
         venue: linked.get(event.id)?.venue ?? [],
         organizer: linked.get(event.id)?.organizer ?? [],
+        series: series.get(event.id),
       },
       ctx,
       jsonLd,

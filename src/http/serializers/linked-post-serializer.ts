@@ -19,14 +19,22 @@ export interface LinkedSerializeOptions {
 
 export type JsonLdBuilder = (record: LinkedRecord, image: MediaRow | undefined) => Record<string, unknown>;
 
-/** Keys kept even when empty (20 §2). */
-const ALWAYS_PRESENT = new Set(['show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
+/** Keys kept even when empty (20 §2); coordinates are present whenever stored, 0 included (70 §2.2). */
+const ALWAYS_PRESENT = new Set(['show_map', 'show_map_link', 'global_id', 'global_id_lineage', 'geo_lat', 'geo_lng']);
 
 /** Blanked values of a locked record, per key (20 §7); keys not listed stay visible. */
 const REDACTED: Readonly<Record<string, unknown>> = {
   description: '', excerpt: '', website: '', phone: '', email: '', address: '', city: '', country: '',
   province: '', zip: '', stateprovince: '', image: false, show_map: null, show_map_link: null,
+  // As the reference shows the coordinates of a locked venue (70-geo §2.2).
+  geo_lat: 0, geo_lng: 0,
 };
+
+/** Stored coordinates as [key, value] entries after the text fields (70-geo §2.2), or none. */
+function coordinateEntries(type: LinkedPostType, record: LinkedRecord): Array<[string, unknown]> {
+  if (!type.coordinates || record.geo_lat === null || record.geo_lat === undefined || record.geo_lng === null || record.geo_lng === undefined) return [];
+  return [['geo_lat', record.geo_lat], ['geo_lng', record.geo_lng]];
+}
 
 /** The reference's empty(): these values drop their key. */
 function isEmpty(value: unknown): boolean {
@@ -73,6 +81,7 @@ export function serializeLinkedPost(
     ['slug', record.slug],
     ['image', serializeImage(image)],
     ...type.textFields.map((field): [string, unknown] => [field, record[field] ?? '']),
+    ...coordinateEntries(type, record),
     ['json_ld', options.jsonLd && !options.locked ? jsonLd(record, image) : undefined],
     ...type.flags.map((flag): [string, unknown] => [flag, record[flag] !== 0]),
     ['global_id', globalId],

@@ -24,6 +24,9 @@ export function venueJsonLd(record: LinkedRecord, image: MediaRow | undefined): 
     postalCode: record.zip ?? '',
     addressCountry: country,
   });
+  if (record.geo_lat !== null && record.geo_lat !== undefined && record.geo_lng !== null && record.geo_lng !== undefined) {
+    jsonLd.geo = { '@type': 'GeoCoordinates', latitude: record.geo_lat, longitude: record.geo_lng };
+  }
   jsonLd.telephone = record.phone ?? '';
   jsonLd.sameAs = record.website ?? '';
   return jsonLd;

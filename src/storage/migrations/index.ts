@@ -2,6 +2,9 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.ts';
 import { initialSchema } from './0001-initial.ts';
 import { dataVersion } from './0002-data-version.ts';
+import { recurrence } from './0004-recurrence.ts';
+import { venueCoordinates } from './0005-venue-coordinates.ts';
+import { importRecords } from './0007-import-records.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -13,6 +16,9 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '0001-initial': initialSchema(dialect),
         '0002-data-version': dataVersion(dialect),
+        '0004-recurrence': recurrence(),
+        '0005-venue-coordinates': venueCoordinates(dialect),
+        '0007-import-records': importRecords(),
       };
     },
   };

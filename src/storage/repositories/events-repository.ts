@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
@@ -6,6 +6,8 @@ import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
 import { containsInsensitive, toInt } from '../sql-helpers.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
+import type { GeoFilter } from '../../domain/geo/geo.ts';
+import { nearVenues } from './geo-sql.ts';
 
 /** The filters of the event list (10-events §4.2–§4.4), already validated and resolved to ids. */
 export interface EventListFilter {
@@ -22,6 +24,14 @@ export interface EventListFilter {
   featured?: boolean;
   include?: readonly number[];
   postParent?: number;
+  /** 60 §5 `hide_subsequent_recurrences`: of each series only its earliest matching occurrence. */
+  firstOfSeries?: boolean;
+  /** Location search (70-geo §3): only events at an eligible venue, within the radius of a centre. */
+  geo?: GeoFilter;
+  /** Sort key (70 §3.2); `distance` needs `geo` with a centre. Default: start. */
+  orderBy?: 'start' | 'distance';
+  /** Reverses the whole order, ties included. */
+  orderDesc?: boolean;
 }
 
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
@@ -59,37 +69,77 @@ export class EventsRepository {
     await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
 
-  /** The oldest event carrying `slug` in any status (slugs are unique among events). */
+  /**
+   * The oldest event carrying `slug` in any status (slugs are unique among events); occurrences
+   * share their master's slug and resolve to it (60 §2).
+   */
   async findIdBySlug(slug: string): Promise<number | undefined> {
     if (slug === '') return undefined;
-    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).orderBy('id').executeTakeFirst();
+    const row = await this.db.selectFrom('events').select('id').where('slug', '=', slug).where('post_parent', '=', 0).orderBy('id').executeTakeFirst();
     return row?.id;
   }
 
-  /** One page of the list and the total across pages: two queries whatever the page size. */
-  async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number }> {
-    const query = this.filtered(filter);
+  /**
+   * One page of the list and the total across pages: two queries whatever the page size. With a
+   * location search centre, `distances` gives each listed event's venue distance in km.
+   */
+  async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
+    const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
     const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = toInt(counted.n);
     if (total <= (page - 1) * perPage) return { rows: [], total };
+    const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
-    ordered = filter.include
-      ? ordered.orderBy('date_local').orderBy('id')
-      : ordered.orderBy('start_local').orderBy('date_local').orderBy('id');
-    const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
-    return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
+    if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
+    ordered = filter.include && filter.orderBy === undefined
+      ? ordered.orderBy('events.date_local', direction).orderBy('events.id', direction)
+      : ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
+    if (filter.geo?.centre === undefined) {
+      const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
+      return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
+    }
+    const rows = await ordered
+      .select(sql<number>`near.distance_km`.as('geo_distance_km'))
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    const distances = new Map(rows.map((row) => [row.id, Number(row.geo_distance_km)]));
+    return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
+  }
+
+  /**
+   * The filtered events keeping, of each series, the earliest occurrence (a window function:
+   * one pass, both dialects), under the table's own name so that counting and paging are the same.
+   */
+  private firstOfEachSeries(filter: EventListFilter): EventQuery {
+    const ranked = this.filtered(filter)
+      .selectAll('events')
+      .select(sql<number>`row_number() over (partition by case when post_parent = 0 then id else post_parent end order by start_local, id)`.as('series_rank'));
+    return this.db
+      .selectFrom(ranked.as('events'))
+      .where('series_rank', '=', 1) as unknown as EventQuery;
   }
 
   private filtered(filter: EventListFilter): EventQuery {
     let query: EventQuery = this.db
       .selectFrom('events')
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
-      .where('hide_from_listings', '=', 0);
+      .where('hide_from_listings', '=', 0)
+      // Series masters are never listed, their occurrences are (60 §2).
+      .where('is_series_master', '=', 0);
+    if (filter.geo !== undefined) {
+      // The join adds `near` for ordering and distances; the rest of the query names only events.
+      query = query.innerJoin(nearVenues(filter.geo, this.nowUtc), 'near.venue_id', 'events.venue_id') as unknown as EventQuery;
+    }
     const start = filter.windowOnUtc ? 'start_utc' : 'start_local';
     const end = filter.windowOnUtc ? 'end_utc' : 'end_local';
     const { bounds } = filter;
     if (bounds.start_date !== undefined) query = query.where(start, '>=', bounds.start_date);
-    if (bounds.end_date !== undefined) query = query.where(end, '<=', bounds.end_date);
+    if (bounds.end_date !== undefined) {
+      // An event never ends before it starts, so this also bounds the start: the index range on
+      // (status, start) then stops at the window's end instead of running to the last event.
+      query = query.where(end, '<=', bounds.end_date).where(start, '<=', bounds.end_date);
+    }
     if (bounds.starts_before !== undefined) query = query.where(start, '<', bounds.starts_before);
     if (bounds.starts_after !== undefined) query = query.where(start, '>', bounds.starts_after);
     if (bounds.ends_before !== undefined) query = query.where(end, '<', bounds.ends_before);
@@ -105,7 +155,7 @@ export class EventsRepository {
     // A trashed venue or organizer is as if not linked (20 §8.2), for the filters too.
     if (filter.venueIds !== undefined) {
       const ids = nonEmpty(filter.venueIds);
-      query = query.where('venue_id', 'in', (eb) => eb.selectFrom('venues').select('venues.id').where('venues.id', 'in', ids).where('venues.status', '!=', 'trash'));
+      query = query.where('events.venue_id', 'in', (eb) => eb.selectFrom('venues').select('venues.id').where('venues.id', 'in', ids).where('venues.status', '!=', 'trash'));
     }
     if (filter.organizerIds !== undefined) {
       const ids = nonEmpty(filter.organizerIds);
@@ -171,6 +221,13 @@ export class EventsRepository {
       .executeTakeFirstOrThrow();
     return toInt(row.n) === unique.length;
   }
+}
+
+/** A row of the ranked list without its rank column. */
+function withoutRank(row: EventRow & { series_rank?: unknown }): EventRow {
+  if (row.series_rank === undefined) return row;
+  const { series_rank: _rank, ...event } = row;
+  return event;
 }
 
 /** `in ()` is not SQL; an empty id list matches nothing, as `in (0)` does (ids start at 1). */

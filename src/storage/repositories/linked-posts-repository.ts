@@ -5,12 +5,17 @@ import type { Database, PostColumns } from '../schema.ts';
 import { containsInsensitive, toInt } from '../sql-helpers.ts';
 import { ObjectsRepository } from './objects-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
+import type { GeoFilter } from '../../domain/geo/geo.ts';
+import { nearVenues } from './geo-sql.ts';
 
 /** A stored venue or organizer; the text fields and flags present are those of its type. */
 export interface LinkedRecord extends PostColumns, Partial<Record<LinkedTextField, string>>, Partial<Record<LinkedFlag, number>> {
   name: string;
   status: Status;
   pre_trash_status: Status | null;
+  /** Venues only: degrees, both set or both null (70-geo §4.1). */
+  geo_lat?: number | null;
+  geo_lng?: number | null;
 }
 
 export interface LinkedListFilter {
@@ -22,9 +27,18 @@ export interface LinkedListFilter {
   hasEvents?: boolean;
   /** Only records linked from an event starting at or after now whose status is in `statuses`. */
   onlyWithUpcoming?: boolean;
+  /** Venues only: location search by their own coordinates (70-geo §3.2). */
+  geo?: GeoFilter;
+  /** Nearest first (needs `geo` with a centre), ties by publication date then id. */
+  orderByDistance?: boolean;
+  /** With `orderByDistance`: the whole order reversed. */
+  orderDesc?: boolean;
 }
 
-/** Event statuses that count for `has_events` (20 §5.5; trashed events do not count in S). */
+/**
+ * Event statuses that count for `has_events` (20 §5.5; trashed events do not count in S). Of a
+ * series, the occurrences count and the master does not (60 §2).
+ */
 const COUNTED_EVENT_STATUSES: readonly Status[] = ['publish', 'future', 'private'];
 
 /**
@@ -133,28 +147,49 @@ export class LinkedPostsRepository {
       .map((row) => this.record(row));
   }
 
-  /** One page of a list and the number of matches over all pages, in one query. */
-  async list(filter: LinkedListFilter, offset: number, limit: number): Promise<{ records: LinkedRecord[]; total: number }> {
+  /**
+   * One page of a list and the number of matches over all pages, in one query; with a location
+   * search centre, `distances` gives each listed venue's distance in km.
+   */
+  async list(filter: LinkedListFilter, offset: number, limit: number): Promise<{ records: LinkedRecord[]; total: number; distances?: Map<number, number> }> {
     let query = this.from()
       .selectAll('p')
       .select(sql<number | string>`count(*) over ()`.as('total_matches'))
       .where(effectiveStatusIn('p', filter.statuses, this.nowUtc));
+    if (filter.geo !== undefined) {
+      query = query
+        .innerJoin(nearVenues(filter.geo, this.nowUtc), 'near.venue_id', 'p.id')
+        .select(sql<number | null>`near.distance_km`.as('geo_distance_km')) as unknown as typeof query;
+    }
     if (filter.searchPieces !== undefined) query = query.where(this.searchCondition(filter.searchPieces));
     if (filter.eventId !== undefined) {
       query = query.where(sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l where l.event_id = ${filter.eventId})`);
     }
     if (filter.hasEvents !== undefined) {
-      const linked = sql`select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.status in (${sql.join(COUNTED_EVENT_STATUSES)})`;
+      const linked = sql`select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.is_series_master = 0 and e.status in (${sql.join(COUNTED_EVENT_STATUSES)})`;
       query = query.where(filter.hasEvents ? sql<SqlBool>`p.id in (${linked})` : sql<SqlBool>`p.id not in (${linked})`);
     }
     if (filter.onlyWithUpcoming) {
       query = query.where(
-        sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
+        sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.is_series_master = 0 and e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
       );
     }
-    const rows = await query.orderBy('p.date_local', 'desc').orderBy('p.id', 'desc').limit(limit).offset(offset).execute();
+    if (filter.orderByDistance) {
+      const direction = filter.orderDesc ? 'desc' : 'asc';
+      query = query.orderBy(sql`near.distance_km`, direction).orderBy('p.date_local', direction).orderBy('p.id', direction);
+    } else {
+      query = query.orderBy('p.date_local', 'desc').orderBy('p.id', 'desc');
+    }
+    const rows = await query.limit(limit).offset(offset).execute();
     const total = rows.length > 0 ? toInt(rows[0].total_matches) : 0;
-    return { records: rows.map(({ total_matches: _total, ...row }) => this.record(row)), total };
+    const distances = filter.geo?.centre === undefined
+      ? undefined
+      : new Map(rows.map((row) => [row.id, Number((row as { geo_distance_km?: unknown }).geo_distance_km)]));
+    const records = rows.map(({ total_matches: _total, ...row }) => {
+      const { geo_distance_km: _distance, ...record } = row as typeof row & { geo_distance_km?: unknown };
+      return this.record(record);
+    });
+    return { records, total, distances };
   }
 
   private searchCondition(pieces: readonly string[]): RawBuilder<SqlBool> {

@@ -48,12 +48,16 @@ function publishedEvent(eb: ExpressionBuilder<Database, 'events'>, nowUtc: strin
   return eb.or([eb('events.status', '=', 'publish'), eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)])]);
 }
 
-/** The published events carrying the outer query's term: counted, never cached, so counts cannot drift. */
+/**
+ * The published events carrying the outer query's term: counted, never cached, so counts cannot
+ * drift. A series counts once, by its master; its occurrences do not (60 §2).
+ */
 function publishedLinks(eb: TermsScope, nowUtc: string) {
   return eb
     .selectFrom('event_terms')
     .innerJoin('events', 'events.id', 'event_terms.event_id')
     .whereRef('event_terms.term_id', '=', 'terms.id')
+    .where('events.post_parent', '=', 0)
     .where((inner) => publishedEvent(inner, nowUtc));
 }
 

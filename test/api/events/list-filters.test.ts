@@ -51,9 +51,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(invalidParams(res), ['include', 'page', 'search', 'status']);
     });
 
-    test('accepted values without effect: geoloc*, ticketed=false, post_parent of an existing event', async () => {
+    test('accepted values without effect: geoloc* with geoloc off (70-geo §3.1), ticketed=false, post_parent of an existing event', async () => {
       const event = await createEvent(t, 'editor', { title: 'Noeffect Marker' });
-      assert.deepEqual(await listedIds(t, '?search=noeffect&geoloc=1&geoloc_lat=45.1&geoloc_lng=anything&ticketed=false'), [event.id]);
+      assert.deepEqual(await listedIds(t, '?search=noeffect&geoloc=0&geoloc_lat=45.1&geoloc_lng=anything&ticketed=false'), [event.id]);
       assert.deepEqual(await listedIds(t, `?search=noeffect&post_parent=${event.id}`), []);
     });
 

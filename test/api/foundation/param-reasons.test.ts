@@ -23,6 +23,19 @@ const BAD_VALUES: unknown[] = [
   [[]], Array.from({ length: 201 }, (_, i) => `x${i}`), 'javascript:alert(1)', true, 'true', [1, 2, 3],
 ];
 
+/**
+ * Arguments checked only together with another one (70-geo §3.1: the search parameters count with
+ * `geoloc` on; `orderby=distance` needs a centre): the companions sent with them, and their own bad values.
+ */
+const COMPANIONS: Record<string, Record<string, unknown>> = {
+  geoloc_lat: { geoloc: true },
+  geoloc_lng: { geoloc: true },
+  geoloc_radius: { geoloc: true },
+  geoloc_unit: { geoloc: true },
+  orderby: { geoloc: true },
+};
+const EXTRA_BAD_VALUES: Record<string, unknown[]> = { orderby: ['distance'] };
+
 /** An argument the service checks (a validator or a declared type it coerces to), as opposed to free text. */
 function isValidated(spec: ArgSpec): boolean {
   return spec.validate !== undefined || (spec.type !== undefined && spec.sanitize === undefined) || spec.enum !== undefined || spec.items !== undefined;
@@ -66,9 +79,9 @@ describe('every validated argument of every route refuses with a precise reason'
             const where = `${endpoint.methods.join('|')} /${namespace.namespace}${route.pattern} ${name}`;
             let refused = 0;
             for (const role of [null, 'administrator'] as const) {
-              for (const value of BAD_VALUES) {
+              for (const value of [...BAD_VALUES, ...(EXTRA_BAD_VALUES[name] ?? [])]) {
                 try {
-                  await validateArgs({ [name]: { ...spec, required: false } }, { [name]: value }, context(role));
+                  await validateArgs({ [name]: { ...spec, required: false } }, { ...COMPANIONS[name], [name]: value }, context(role));
                 } catch (error) {
                   if (!(error instanceof InvalidParamsError)) {
                     problems.push(`${where} = ${JSON.stringify(value)}: threw ${String(error)} instead of rest_invalid_param`);

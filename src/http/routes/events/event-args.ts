@@ -3,6 +3,8 @@ import { can } from '../../../domain/auth/capabilities.ts';
 import { parseInstant } from '../../../domain/dates/date-input.ts';
 import { computeDateWindow } from '../../../domain/dates/date-window.ts';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
+import { RecurrenceError } from '../../../domain/recurrence/recurrence-error.ts';
+import { isRecurrenceRemoval, MAX_DATES, readRecurrence } from '../../../domain/recurrence/recurrence-input.ts';
 import { isAbsoluteHttpUrl, isValidWebsite } from '../../../domain/events/event-web.ts';
 import { oneOf, pageSize, REASONS } from '../../../domain/reasons.ts';
 import { isStatus, STATUSES } from '../../../domain/status.ts';
@@ -104,7 +106,8 @@ function linkedFilterArg(deps: EventArgsDeps, kind: 'venue' | 'organizer', descr
 
 const windowDate = (description: string): ArgSpec => ({ description, validate: dateRule });
 
-export function listArgs(deps: EventArgsDeps): ArgSpecs {
+/** `geoArgs`: the location search parameters (70-geo §3.1), shared with the venue list. */
+export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
   return {
     page: { type: 'integer', default: 1, description: 'The archive page to return.', validate: positiveIntegerRule },
     per_page: { type: 'integer', default: 10, description: 'The number of events to return on each page (at most 50).', validate: rule(isPositiveInteger, pageSize(MAX_EVENTS_PER_PAGE)) },
@@ -120,9 +123,8 @@ export function listArgs(deps: EventArgsDeps): ArgSpecs {
       description: 'The statuses of the events to return; only "publish" unless the caller may edit events ("any": every status but trash).',
       validate: statusFilterRule,
     },
-    geoloc: { type: 'boolean', description: 'Requires the geolocation extension; accepted without effect.' },
-    geoloc_lat: { description: 'Requires the geolocation extension; accepted without effect.' },
-    geoloc_lng: { description: 'Requires the geolocation extension; accepted without effect.' },
+    // geoloc, geoloc_lat, geoloc_lng at the reference's place; the extensions of 70-geo follow them.
+    ...geoArgs,
     include: {
       items: { type: 'integer' },
       description: 'Only the events with these IDs.',
@@ -146,6 +148,11 @@ export function listArgs(deps: EventArgsDeps): ArgSpecs {
         value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value))
           ? { messageKey: 'event-tickets-not-active', reason: REASONS.ticketsInactive }
           : true,
+    },
+    hide_subsequent_recurrences: {
+      type: 'boolean',
+      extension: true,
+      description: 'Of each recurring series, only the earliest occurrence that passes the other filters.',
     },
     starts_before: windowDate('Events should start before the specified date.'),
     starts_after: windowDate('Events should start after the specified date.'),
@@ -221,6 +228,12 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
       validate: async (value, ctx) => refusedFor(await validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now)),
     },
     password: { type: 'string', extension: true, description: 'Protects the event with this password; empty removes it.' },
+    recurrence: {
+      extension: true,
+      description: 'Makes the event a recurring series: {"rrule", "rdate", "exdate"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, "", [] or false removes it.',
+      validate: (value, ctx, raw) => recurrenceCheck(value, ctx, raw),
+    },
+    ...(create ? {} : { scope: scopeArg }),
   };
 }
 
@@ -228,8 +241,34 @@ function refusedFor(verdict: true | Reason): Verdict {
   return verdict === true || { reason: verdict };
 }
 
+/** Which members of a series a write on an occurrence reaches (60 §6). */
+export const scopeArg: ArgSpec = {
+  type: 'string',
+  enum: ['this', 'following', 'all'],
+  extension: true,
+  description: 'On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.',
+  validate: (value) => value === 'this' || value === 'following' || value === 'all' || { messageKey: 'recurrence-bad-scope', reason: REASONS.recurrenceScope },
+};
+
+/**
+ * The spelling of a `recurrence` (60 §3), checked before anything is written; rules that need the
+ * event's start (UNTIL before it, emptiness, the cap) are checked by the service.
+ */
+function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): Verdict {
+  if (isRecurrenceRemoval(value)) return true;
+  const zone = typeof raw.timezone === 'string' && parseTimeZone(raw.timezone) !== null ? raw.timezone : 'UTC';
+  try {
+    readRecurrence(value, zone, ctx.now);
+    return true;
+  } catch (error) {
+    if (!(error instanceof RecurrenceError)) throw error;
+    const vars = { cap: '', max: MAX_DATES };
+    return { messageKey: error.code, vars, reason: { code: error.code, messageKey: error.code, vars } };
+  }
+}
+
 /** Fields whose JSON `null` on update clears them, as an empty value does (00-conventions). */
-const CLEARABLE = new Set(['description', 'excerpt', 'image', 'cost', 'website', 'categories', 'tags', 'venue', 'organizer', 'timezone', 'password']);
+const CLEARABLE = new Set(['recurrence', 'description', 'excerpt', 'image', 'cost', 'website', 'categories', 'tags', 'venue', 'organizer', 'timezone', 'password']);
 
 /**
  * The event fields a create or update request sent. On the by-slug update route the path owns

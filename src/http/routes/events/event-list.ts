@@ -19,6 +19,8 @@ import type { ReadCache } from '../../../services/read-cache.ts';
 import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
 import { REASONS } from '../../../domain/reasons.ts';
 import { formatWall } from '../../../domain/dates/datetime-format.ts';
+import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
+import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';
 
 export interface EventListDeps {
   db: Kysely<Database>;
@@ -26,6 +28,8 @@ export interface EventListDeps {
   siteZone: string;
   /** Rendered list pages, valid while the data version stands. */
   pages: ReadCache<CachedPage | null>;
+  /** Site defaults of the location search (70-geo §5). */
+  geoDefaults: GeoDefaults;
 }
 
 export interface CachedPage {
@@ -72,6 +76,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const categories = optional<string[]>(params, 'categories');
   const tags = optional<string[]>(params, 'tags');
   const search = optional<string>(params, 'search');
+  const geo = geoSearchOf(params, deps.geoDefaults);
   const query: EffectiveListQuery = {
     perPage,
     bounds: window.bounds,
@@ -88,6 +93,8 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     categories,
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
+    hideSubsequentRecurrences: optional<boolean>(params, 'hide_subsequent_recurrences'),
+    extra: geoLinkPairs(params),
   };
   const filter: EventListFilter = {
     statuses,
@@ -103,6 +110,10 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     featured: query.featured,
     include: query.include,
     postParent: query.postParent,
+    firstOfSeries: query.hideSubsequentRecurrences === true,
+    geo: geo.filter,
+    orderBy: geo.orderby,
+    orderDesc: geo.orderDesc,
   };
 
   // The list reads `password` and `context` like the single routes, undeclared (§9).
@@ -110,15 +121,15 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const editor = can(principal, 'edit_posts');
   // Everything the page depends on: the computed filter (not the raw query, whose relative
   // dates move with the clock), the addresses, and what unlocks protected events for this caller.
-  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.origin, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
+  const key = JSON.stringify([filter, query, page, perPage, ctx.lang, ctx.urls.ns, editor, unlock.password ?? null, unlock.contextEdit ? principal?.id : null]);
   const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
   const rendered = await cache.get(key, async () => {
-    const { rows, total } = await deps.events.list(filter, page, perPage, ctx.now);
+    const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
     if (page > 1 && rows.length === 0) return null;
     const totalPages = Math.ceil(total / perPage);
-    const events = await serializeEvents(deps.db, rows, ctx, {
-      locked: (event) => !isUnlocked(eventOwnership(event), principal, unlock),
-    });
+    const locked = (event: (typeof rows)[number]) => !isUnlocked(eventOwnership(event), principal, unlock);
+    const serialized = await serializeEvents(deps.db, rows, ctx, { locked });
+    const events = withDistances(serialized, rows.map((row) => row.id), distances, geo, (index) => !locked(rows[index]));
     const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
     const body = { events, ...links, total, total_pages: totalPages };
     return { body: new JsonText(JSON.stringify(body), body), total, totalPages };
@@ -140,7 +151,7 @@ export function listEndpoint(deps: EventListDeps): Endpoint {
   return {
     methods: ['GET'],
     summary: 'Lists events in a date window, with filters and pagination.',
-    args: listArgs(deps),
+    args: listArgs(deps, geoSearchArgs(deps.geoDefaults, 'events')),
     handler: (ctx, params) => listEvents(deps, ctx, params),
   };
 }

@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { systemClock } from '../domain/dates/clock.ts';
+import { importSite, type ImportReport } from '../services/site-import/importer.ts';
+import { KINDS } from '../services/site-import/records.ts';
+import { discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../services/site-import/source.ts';
+import { UsersService } from '../services/users-service.ts';
+import { openStorage } from '../storage/database.ts';
+import { barProgress, kindLabel, lineProgress } from './import-progress.ts';
+
+export const IMPORT_SITE_USAGE = `usage: calendar import site URL [options]
+  URL                      a site root (https://site) or a namespace root (…/wp-json/tribe/events/v1)
+  --user LOGIN --password SECRET
+                           sign in (HTTP Basic, application password): all statuses are copied
+  --author LOGIN           local owner of the copies (default: the first administrator)
+  --prune                  move to the trash the copies of records the source no longer lists
+  --dry-run                read everything, print what would happen, write nothing
+  --json                   print the summary as one JSON object
+  --rate N                 requests per second to the source (default 10)
+  --allow-private          allow loopback, private and link-local source addresses
+exit codes: 0 all copied, 1 some records skipped, 2 could not start, 130 interrupted`;
+
+/** Exit codes of 90 §2.4. */
+const EXIT = { ok: 0, skipped: 1, cannotStart: 2, interrupted: 130 } as const;
+
+class CannotStart extends Error {
+  constructor(
+    message: string,
+    /** The command line itself was wrong: the usage follows the message. */
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+function summaryTable(report: ImportReport): string {
+  const columns = ['created', 'updated', 'unchanged', 'skipped', 'trashed', 'warnings'] as const;
+  const lines = [['', ...columns].map((cell, index) => (index === 0 ? cell.padEnd(11) : cell.padStart(10))).join('')];
+  for (const { kind } of KINDS) {
+    lines.push([kindLabel(kind).padEnd(11), ...columns.map((column) => String(report.kinds[kind][column]).padStart(10))].join(''));
+  }
+  const details = [
+    ...report.slug_changes.map((change) => `slug changed: ${kindLabel(change.kind)} ${change.source_id} "${change.from}" → "${change.to}"`),
+    ...report.skipped.map((skip) => `skipped: ${kindLabel(skip.kind)} ${skip.source_id} "${skip.name}": ${skip.reason}`),
+    ...report.warnings.map((warning) => `warning: ${kindLabel(warning.kind)}${warning.source_id === undefined ? '' : ` ${warning.source_id}`}: ${warning.message}`),
+    ...report.failed_pages.map((page) => `page not read: ${kindLabel(page.kind)} ${page.url}: ${page.message}`),
+  ];
+  const head = `${report.dryRun ? 'dry run (nothing written) — ' : ''}import from ${report.source}${report.interrupted ? ' (interrupted)' : ''}`;
+  return [head, ...lines, ...details].join('\n');
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      user: { type: 'string' },
+      password: { type: 'string' },
+      author: { type: 'string' },
+      prune: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      rate: { type: 'string', default: '10' },
+      'allow-private': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${IMPORT_SITE_USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new CannotStart('one source URL is required', true);
+  const rate = Number(values.rate);
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new CannotStart('--rate must be a number of requests per second between 0 and 1000', true);
+  if ((values.user === undefined) !== (values.password === undefined)) throw new CannotStart('--user and --password go together', true);
+
+  const config = loadConfig();
+  const storage = await openStorage(config.databaseUrl);
+  try {
+    const users = new UsersService(storage, systemClock);
+    const author = values.author === undefined
+      ? (await users.list()).filter((user) => user.role === 'administrator').sort((a, b) => a.id - b.id)[0]
+      : await users.findByLogin(values.author);
+    if (!author) throw new CannotStart(values.author === undefined ? 'there is no administrator to own the copies; give --author' : `no local user "${values.author}"`);
+    const client = new SourceClient({ user: values.user, password: values.password, allowPrivate: values['allow-private'], rate });
+    const root = await discoverNamespaceRoot(client, positionals[0]);
+
+    const output = values.json ? process.stderr : process.stdout;
+    const progress = process.stdout.isTTY && !values.json ? barProgress(process.stdout) : lineProgress((line) => output.write(`${line}\n`));
+    let stop = false;
+    const onInterrupt = () => {
+      stop = true;
+    };
+    process.on('SIGINT', onInterrupt);
+    const report = await importSite({
+      db: storage.db,
+      client,
+      root,
+      user: author,
+      siteZone: config.timezone,
+      prune: values.prune,
+      dryRun: values['dry-run'],
+      progress,
+      stopRequested: () => stop,
+    }).finally(() => process.off('SIGINT', onInterrupt));
+    process.stdout.write(`${values.json ? JSON.stringify(report) : summaryTable(report)}\n`);
+    if (report.interrupted) return EXIT.interrupted;
+    return report.skipped.length > 0 || report.failed_pages.length > 0 ? EXIT.skipped : EXIT.ok;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** `calendar import site …`: returns the exit code; every failure to start is one line on stderr. */
+export async function importSiteCommand(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (error) {
+    if (error instanceof CannotStart || error instanceof SourceUnusableError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`calendar: ${error.message}\n`);
+      if ((error instanceof CannotStart && error.usage) || error instanceof TypeError) process.stderr.write(`${IMPORT_SITE_USAGE}\n`);
+      return EXIT.cannotStart;
+    }
+    throw error;
+  }
+}

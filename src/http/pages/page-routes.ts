@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../domain/dates/clock.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
+import { canReadRecord } from '../../domain/auth/record-permissions.ts';
+import { ORGANIZER, ownership, VENUE } from '../../domain/linked-posts/linked-post-type.ts';
+import { isUnlocked } from '../../domain/posts/password.ts';
+import { normalizeSlugLookup } from '../../domain/text/slug.ts';
+import type { Status } from '../../domain/status.ts';
+import { EDITION_PREFIXES, LANGUAGES, type Language } from '../../i18n/catalog.ts';
+import { eventOwnership, EventsService } from '../../services/events-service.ts';
+import { findLinkedPostById, findLinkedPostBySlug, imagesOf } from '../../services/linked-posts-service.ts';
+import { ReadCache } from '../../services/read-cache.ts';
+import { ObjectsRepository } from '../../storage/repositories/objects-repository.ts';
+import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
+import type { Storage } from '../../storage/database.ts';
+import type { EventRow } from '../../storage/schema.ts';
+import { datePart } from '../../web/dates.ts';
+import { editionPath, query } from '../../web/links.ts';
+import type { LinkedView, PageEnv } from '../../web/model.ts';
+import { LinkedPostPage } from '../../web/pages/linked.tsx';
+import { MessagePage } from '../../web/pages/message.tsx';
+import { SingleEventPage } from '../../web/pages/single.tsx';
+import { CalendarView } from '../../web/pages/views.tsx';
+import { renderDocument } from '../../web/render.ts';
+import { STYLESHEET, STYLESHEET_PATH } from '../../web/stylesheet.ts';
+import { createContext, type RestContext } from '../rest/context.ts';
+import { NAMESPACE } from '../rest/urls.ts';
+import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
+import { serializeVenue } from '../serializers/venue-serializer.ts';
+import { PageData } from './page-data.ts';
+import { parsePagePath, readViewParams } from './page-path.ts';
+import { loadView } from './view-loader.ts';
+
+/** A page answer before headers: HTML with its status, or a redirect. */
+type Answer =
+  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string> }
+  | { status: 301 | 302; location: string };
+
+const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Body tag of 80 §1.1: `"l-"` + the first 16 bytes of SHA-256 over the body, base64url. */
+function bodyTag(html: string): string {
+  return `"l-${createHash('sha256').update(html).digest().subarray(0, 16).toString('base64url')}"`;
+}
+
+function matchesTag(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((candidate) => candidate.trim() === tag || candidate.trim() === '*');
+}
+
+function isLoopback(origin: string): boolean {
+  const host = new URL(origin).hostname;
+  return host === 'localhost' || host.startsWith('127.') || host === '[::1]' || host.endsWith('.localhost');
+}
+
+interface PageRequest {
+  lang: Language;
+  /** After `{base}{edition}`, no query. */
+  path: string;
+  search: string;
+  params: URLSearchParams;
+  ctx: RestContext;
+  env: PageEnv;
+}
+
+/**
+ * The public calendar (55): month, list and day views, archives, single event, venue and
+ * organizer pages under `{base}` and each edition prefix. Pages are rendered by src/web from the
+ * objects the JSON API serializes, and cached per data version like the API lists.
+ */
+export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
+  const db = storage.db;
+  const events = new EventsService(db, config.timezone);
+  const data = new PageData(db, events, config.timezone);
+  const cache = new ReadCache<Answer>(1000);
+  const base = config.basePath;
+
+  const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
+    const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
+    // Pages show what a visitor may read (55 §3.3); credentials only matter for previews.
+    const visitor: RestContext = { ...ctx, user: null };
+    const origin = ctx.urls.origin;
+    const env: PageEnv = {
+      lang,
+      t: ctx.t,
+      site: ctx.urls.site,
+      basePath: base,
+      ns: ctx.urls.ns,
+      path: path + search,
+      siteName: config.siteName ?? new URL(origin).hostname,
+      siteZone: config.timezone,
+      today: datePart(data.siteNow(ctx.now)),
+      publicSite: isLoopback(origin) ? null : ctx.urls.site,
+    };
+    return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
+  };
+
+  const html = (page: VNode) => renderDocument(page);
+  const message = (req: PageRequest, status: number, title: string, text: string, link?: { href: string; label: string }): Answer => ({
+    status,
+    html: html(MessagePage({ env: req.env, title, text, link })),
+    noindex: true,
+  });
+  const notFound = (req: PageRequest) => message(req, 404, req.env.t('page_not_found'), req.env.t('page_not_found_text'));
+
+  const eventPage = async (req: PageRequest, event: EventRow, options: { password?: string; posted: boolean; preview: boolean }): Promise<Answer> => {
+    const record = eventOwnership(event);
+    const unlocked = isUnlocked(record, null, { password: options.password, contextEdit: false });
+    const [view] = await data.views(req.ctx, [event], options.password);
+    const filters = { featured: false };
+    const [previous, next] = await Promise.all([
+      data.list(req.ctx, filters, { starts_before: event.start_local }, 1, 1, true),
+      data.list(req.ctx, filters, { starts_after: event.start_local }, 1, 1),
+    ]);
+    const wrong = options.posted && !unlocked;
+    const answer = html(SingleEventPage({
+      env: req.env,
+      page: { event: view, locked: !unlocked, wrongPassword: wrong, preview: options.preview, previous: previous.events[0], next: next.events[0] },
+    }));
+    return { status: wrong ? 403 : 200, html: answer, noindex: options.preview, private: options.posted || options.preview };
+  };
+
+  const linkedPage = async (req: PageRequest, type: 'venue' | 'organizer', record: LinkedRecord, options: { password?: string; posted: boolean; preview: boolean }): Promise<Answer> => {
+    const unlocked = isUnlocked({ ...ownership(record), password: record.password }, null, { password: options.password, contextEdit: false });
+    const images = await imagesOf(db, [record]);
+    const image = record.image_id === null ? undefined : images.get(record.image_id);
+    const serialize = type === 'venue' ? serializeVenue : serializeOrganizer;
+    // A locked record keeps its name as embedded copies do (55 §8: name only).
+    const view = serialize(record, image, req.ctx, { jsonLd: true, locked: !unlocked, embedded: !unlocked }) as unknown as LinkedView;
+    const past = req.params.get('eventDisplay') === 'past';
+    const paged = req.params.get('paged') ?? '1';
+    if (!/^[1-9]\d{0,5}$/.test(paged)) return notFound(req);
+    const page = Number(paged);
+    const perPage = config.calendar.listPerPage;
+    const now = data.siteNow(req.ctx.now);
+    const filters = { featured: false, [type === 'venue' ? 'venueIds' : 'organizerIds']: [record.id] };
+    const result = unlocked
+      ? await data.list(req.ctx, filters, past ? { ends_before: now } : { ends_after: now }, page, perPage, past)
+      : { events: [], total: 0 };
+    if (page > 1 && result.events.length === 0) return notFound(req);
+    const wrong = options.posted && !unlocked;
+    const answer = html(LinkedPostPage({
+      env: req.env,
+      page: {
+        kind: type,
+        record: view,
+        locked: !unlocked,
+        wrongPassword: wrong,
+        past,
+        page,
+        events: past ? [...result.events].reverse() : result.events,
+        hasNext: result.total > page * perPage,
+        from: datePart(now),
+      },
+    }));
+    return { status: wrong ? 403 : 200, html: answer, noindex: options.preview, private: options.posted || options.preview };
+  };
+
+  /** `/?post_type=…&p={id}` (55 §7.5). */
+  const plainLink = async (req: PageRequest, request: FastifyRequest): Promise<Answer> => {
+    const postType = req.params.get('post_type');
+    const id = Number(req.params.get('p'));
+    const kind = Number.isInteger(id) && id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;
+    const expected = postType === 'tribe_events' ? 'event' : postType === 'tribe_venue' ? 'venue' : postType === 'tribe_organizer' ? 'organizer' : undefined;
+    if (kind === undefined || kind !== expected) return notFound(req);
+    const record = kind === 'event' ? await events.find(id, req.ctx.now) : await findLinkedPostById(db, kind === 'venue' ? VENUE : ORGANIZER, id, req.ctx.now);
+    if (!record) return notFound(req);
+    if (record.status === 'publish') {
+      return { status: 301, location: `/${kind}/${record.slug}/` };
+    }
+    if (req.params.get('preview') !== '1') return notFound(req);
+    if (!request.user) {
+      const answer = message(req, 401, req.env.t('page_preview'), req.env.t('page_not_found_text'));
+      return { ...answer, private: true, headers: { 'WWW-Authenticate': 'Basic realm="calendar"' } } as Answer;
+    }
+    if (!canReadRecord(request.user, { author: record.author, status: record.status as Status, preTrashStatus: record.pre_trash_status as Status | null })) return notFound(req);
+    const options = { posted: false, preview: true };
+    return kind === 'event' ? eventPage(req, record as EventRow, options) : linkedPage(req, kind, record as LinkedRecord, options);
+  };
+
+  const answer = async (req: PageRequest, request: FastifyRequest): Promise<Answer> => {
+    const target = parsePagePath(req.path);
+    const password = request.method === 'POST' ? (request.body as Record<string, unknown> | undefined)?.password : undefined;
+    const options = { password: typeof password === 'string' ? password : undefined, posted: request.method === 'POST', preview: false };
+    // `?ical=1`, `?outlook-ical=1` and `…/ical/` ask for the file of 50 B.1: the feed routes write it.
+    const ical = req.params.get('ical') === '1' || req.params.get('outlook-ical') === '1';
+    switch (target.kind) {
+      case 'not-found':
+        return notFound(req);
+      case 'redirect':
+        return target;
+      case 'plain':
+        if (req.params.has('post_type') && req.params.has('p')) return plainLink(req, request);
+        return { status: 302, location: '/events/' };
+      case 'event': {
+        const slug = normalizeSlugLookup(target.slug);
+        const id = slug.endsWith('__trashed') ? undefined : await events.findIdBySlug(slug, req.ctx.now);
+        const event = id === undefined ? undefined : await events.find(id, req.ctx.now);
+        if (slug.endsWith('__trashed') || event?.status === 'trash') {
+          return message(req, 410, req.env.t('page_no_longer_available'), req.env.t('page_no_longer_available'));
+        }
+        if (!event || event.status !== 'publish') return notFound(req);
+        if (ical || target.ical) return { status: 302, location: `${req.env.ns}/events/${event.id}.ics` };
+        return eventPage(req, event, options);
+      }
+      case 'linked': {
+        const record = await findLinkedPostBySlug(db, target.type === 'venue' ? VENUE : ORGANIZER, normalizeSlugLookup(target.slug), req.ctx.now);
+        if (record?.status === 'trash') return message(req, 410, req.env.t('page_not_found'), req.env.t('page_not_found_text'));
+        if (!record || record.status !== 'publish') return notFound(req);
+        return linkedPage(req, target.type, record, options);
+      }
+      case 'view': {
+        const outcome = await loadView(data, config.calendar, req.ctx, req.env, target, readViewParams(req.params));
+        if (outcome.kind === 'redirect') return { status: 301, location: outcome.location };
+        if (outcome.kind === 'not-found') {
+          if (outcome.listPage) {
+            const first = editionPath(req.env, '/events/list/') + query([['eventDisplay', req.params.get('eventDisplay') ?? undefined]]);
+            return message(req, 404, req.env.t('page_not_found'), req.env.t('page_list_page_missing'), { href: first, label: req.env.t('page_first_page') });
+          }
+          return notFound(req);
+        }
+        if (ical || target.ical) return { status: 302, location: outcome.model.exportFeed };
+        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex };
+      }
+    }
+  };
+
+  const send = (request: FastifyRequest, reply: FastifyReply, req: PageRequest, result: Answer): FastifyReply => {
+    if ('location' in result) {
+      // Page paths stay in the edition; feed addresses come absolute.
+      const location = result.location.startsWith('/') ? `${base}${EDITION_PREFIXES[req.lang]}${result.location}` : result.location;
+      return reply.code(result.status).header('Location', location).header('Cache-Control', 'public, max-age=60').send();
+    }
+    reply.code(result.status).type('text/html; charset=utf-8');
+    for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+    if (result.noindex) reply.header('X-Robots-Tag', 'noindex');
+    if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
+    const tag = bodyTag(result.html);
+    reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);
+    if (result.status === 200 && matchesTag(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    return reply.send(request.method === 'HEAD' ? '' : result.html);
+  };
+
+  const handler = (lang: Language) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url;
+    const mark = url.indexOf('?');
+    const fullPath = mark === -1 ? url : url.slice(0, mark);
+    const search = mark === -1 ? '' : url.slice(mark);
+    const prefix = base + EDITION_PREFIXES[lang];
+    const path = fullPath.slice(prefix.length) || '/';
+    const req = pageRequest(request, lang, path, search);
+    const target = parsePagePath(path);
+    const postable = target.kind === 'event' || target.kind === 'linked';
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !(postable && request.method === 'POST')) {
+      return reply.code(405).header('Allow', postable ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/html; charset=utf-8').send(notFoundHtml(req));
+    }
+    // The router ignores trailing slashes; pages have exactly one canonical form (55 §2).
+    if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
+    const cacheable = request.method !== 'POST' && request.user === null;
+    if (!cacheable) return send(request, reply, req, await answer(req, request));
+    // The version is read first: anything computed after it is at least that new.
+    const view = await cache.open(db, formatWall(req.ctx.now));
+    const minute = formatWall(req.ctx.now).slice(0, 16);
+    const key = JSON.stringify([lang, req.env.site, path, search, minute]);
+    return send(request, reply, req, await view.get(key, () => answer(req, request)));
+  };
+  const notFoundHtml = (req: PageRequest) => html(MessagePage({ env: req.env, title: req.env.t('page_not_found'), text: req.env.t('page_not_found_text') }));
+
+  for (const lang of LANGUAGES) {
+    const prefix = base + EDITION_PREFIXES[lang];
+    const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
+    for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
+  }
+  app.get(`${base}${STYLESHEET_PATH.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').send(STYLESHEET),
+  );
+}

@@ -1,0 +1,190 @@
+import type { CalendarSettings } from '../../config.ts';
+import { addDays, addMonths, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
+import { query, type ArchiveRef, type ViewState } from '../../web/links.ts';
+import type { PageEnv } from '../../web/model.ts';
+import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
+import type { RestContext } from '../rest/context.ts';
+import type { PageData, ResolvedTerm, ViewFilters } from './page-data.ts';
+import type { PageTarget, ViewParams } from './page-path.ts';
+
+const MONTH_LIMIT = 2000;
+const DAY_LIMIT = 500;
+
+export type ViewOutcome =
+  | { kind: 'model'; model: ViewModel }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-found'; listPage?: string };
+
+type ViewTarget = Extract<PageTarget, { kind: 'view' }>;
+
+/** The feed query of these filters (50 B.2 takes the list's parameters). */
+function feedPairs(filters: ViewFilters, term?: { taxonomy: 'category' | 'tag'; id: number }): Array<[string, string | undefined]> {
+  return [
+    ['search', filters.search],
+    ['categories', term?.taxonomy === 'category' ? String(term.id) : undefined],
+    ['tags', term?.taxonomy === 'tag' ? String(term.id) : undefined],
+    ['featured', filters.featured ? '1' : undefined],
+  ];
+}
+
+/**
+ * Builds the model of a month, list or day view (55 §4–§6, §9) from the parsed path and
+ * parameters; every read goes through PageData.
+ */
+export async function loadView(
+  data: PageData,
+  settings: CalendarSettings,
+  ctx: RestContext,
+  env: PageEnv,
+  target: ViewTarget,
+  params: ViewParams,
+): Promise<ViewOutcome> {
+  const notices: string[] = [];
+  let noindex = params.search !== undefined;
+
+  // Archive (§9): by path, or R's plain-permalink parameters.
+  let archive: ArchiveRef | undefined = target.archive;
+  if (!archive && params.category !== undefined) archive = { taxonomy: 'category', path: params.category };
+  else if (!archive && params.tag !== undefined) archive = { taxonomy: 'tag', path: params.tag };
+  let term: (ResolvedTerm & { ids: number[] }) | undefined;
+  if (archive) {
+    term = await data.term(archive);
+    if (!term) return { kind: 'not-found' };
+    if (target.archive && term.path !== archive.path) {
+      const prefix = `/events/category/${archive.path}/`;
+      const current = env.path.split('?');
+      return { kind: 'redirect', location: `/events/category/${term.path}/${current[0].slice(prefix.length)}${current[1] ? `?${current[1]}` : ''}` };
+    }
+    archive = { taxonomy: archive.taxonomy, path: term.path };
+  }
+
+  const display = params.display;
+  const view = target.view ?? (display === 'month' || display === 'list' || display === 'day' ? display : display === 'past' ? 'list' : settings.defaultView);
+  let page = target.page ?? 1;
+  if (params.paged !== undefined) {
+    if (!/^[1-9]\d{0,5}$/.test(params.paged)) return { kind: 'not-found' };
+    page = target.page ?? Number(params.paged);
+  }
+
+  let date: string | undefined;
+  if (params.date !== undefined) {
+    const valid = view === 'month' ? isMonth(params.date) || isDate(params.date) : isDate(params.date);
+    if (valid) date = params.date;
+    else {
+      notices.push(env.t('page_invalid_date'));
+      noindex = true;
+    }
+  }
+
+  const featured = target.featured || params.featured;
+  const filters: ViewFilters = {
+    search: params.search,
+    featured,
+    categoryIds: term && archive?.taxonomy === 'category' ? term.ids : undefined,
+    tagIds: term && archive?.taxonomy === 'tag' ? term.ids : undefined,
+  };
+  const termRef = term && archive ? { taxonomy: archive.taxonomy, id: term.id } : undefined;
+  const feed = `${env.ns}/events.ics${query(feedPairs(filters, termRef))}`;
+  const exportFeed = (from: string, to: string) =>
+    `${env.ns}/events.ics${query([...feedPairs(filters, termRef), ['strict_dates', '1'], ['ends_after', `${from} 00:00:00`], ['starts_before', `${addDays(to, 1)} 00:00:00`]])}`;
+  const frame = (state: ViewState, h1: string, from: string, to: string): ViewFrame => ({
+    state,
+    h1: term ? term.name : h1,
+    term: term ? { name: term.name, description: term.description } : undefined,
+    noindex,
+    notices,
+    feed,
+    exportFeed: exportFeed(from, to),
+  });
+  const base = { archive, featured, search: params.search, past: false, page: 1 };
+  const nowWall = data.siteNow(ctx.now);
+
+  if (view === 'list') {
+    const past = display === 'past';
+    const state: ViewState = { ...base, view: 'list', date, past, page };
+    const from = date ?? datePart(nowWall);
+    const reference = date ? `${date} 00:00:00` : nowWall;
+    const perPage = settings.listPerPage;
+    const result = past
+      ? await data.list(ctx, filters, { ends_before: reference }, page, perPage, true)
+      : await data.list(ctx, filters, { ends_after: reference }, page, perPage);
+    if (page > 1 && result.events.length === 0) return { kind: 'not-found', listPage: 'list' };
+    const more = result.total > page * perPage;
+    const hasPrevious = past ? more : page === 1 && (await data.rows(ctx, filters, { ends_before: reference }, 1, 1)).total > 0;
+    const events = past ? [...result.events].reverse() : result.events;
+    const latestPast = !past && events.length === 0 && params.search === undefined ? await data.latestPast(ctx, filters, datePart(nowWall)) : undefined;
+    if (events.length === 0) noindex = true;
+    const h1 = past ? env.t('page_past') : date ? env.t('page_events_from', { date: longDate(env.lang, date) }) : env.t('page_upcoming');
+    const last = events.length > 0 ? datePart(events[events.length - 1].end_date) : from;
+    const model: ListModel = {
+      ...frame(state, h1, events.length > 0 ? datePart(events[0].start_date) : from, last < from ? from : last),
+      noindex,
+      kind: 'list',
+      events,
+      from: past ? undefined : from,
+      hasPrevious,
+      hasNext: past ? true : more,
+      latestPast,
+    };
+    return { kind: 'model', model };
+  }
+
+  const extremes = await data.extremes(ctx, filters);
+
+  if (view === 'month') {
+    const month = target.anchor ?? (date ? monthPart(date) : monthPart(env.today));
+    const firstOfMonth = `${month}-01`;
+    const lastOfMonth = addDays(`${addMonths(month, 1)}-01`, -1);
+    const firstCell = addDays(firstOfMonth, -((weekday(firstOfMonth) - settings.weekStart + 7) % 7));
+    const lastCell = addDays(lastOfMonth, (settings.weekStart + 6 - weekday(lastOfMonth) + 7) % 7);
+    const { events, total } = await data.list(ctx, filters, data.windowBounds(firstCell, lastCell), 1, MONTH_LIMIT);
+    if (total > MONTH_LIMIT) notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
+    let nextEventMonth: string | undefined;
+    let latestPast;
+    if (events.length === 0) {
+      noindex = true;
+      if (params.search === undefined) {
+        const next = await data.nextStart(ctx, filters, `${lastOfMonth} 23:59:59`);
+        if (next) nextEventMonth = monthPart(next);
+        else if (!(await data.hasUpcoming(ctx, filters, nowWall))) latestPast = await data.latestPast(ctx, filters, datePart(nowWall));
+      }
+    }
+    const model: MonthModel = {
+      ...frame({ ...base, view: 'month', anchor: target.anchor ?? (date ? month : undefined) }, monthTitle(env.lang, month), firstCell, lastCell),
+      noindex,
+      kind: 'month',
+      month,
+      firstCell,
+      lastCell,
+      events,
+      perDay: settings.monthEventsPerDay,
+      previousMonth: extremes.first && month > monthPart(extremes.first) ? addMonths(month, -1) : undefined,
+      nextMonth: extremes.last && month < monthPart(extremes.last) ? addMonths(month, 1) : undefined,
+      nextEventMonth,
+      latestPast,
+    };
+    return { kind: 'model', model };
+  }
+
+  const day = target.anchor ?? date ?? env.today;
+  const { events, total } = await data.list(ctx, filters, data.windowBounds(day, day), 1, DAY_LIMIT);
+  if (total > DAY_LIMIT) notices.push(env.t('page_too_many', { count: DAY_LIMIT }));
+  let nextEventDay: string | undefined;
+  if (events.length === 0) {
+    noindex = true;
+    const next = await data.nextStart(ctx, filters, `${day} 23:59:59`);
+    if (next) nextEventDay = datePart(next);
+  }
+  const anchored = target.anchor !== undefined || date !== undefined;
+  const model: DayModel = {
+    ...frame({ ...base, view: 'day', anchor: anchored ? day : undefined }, env.t('page_events_for', { date: longDate(env.lang, day) }), day, day),
+    noindex,
+    kind: 'day',
+    day,
+    events,
+    previousDay: extremes.first && day > datePart(extremes.first) ? addDays(day, -1) : undefined,
+    nextDay: extremes.last && day < datePart(extremes.last) ? addDays(day, 1) : undefined,
+    nextEventDay,
+  };
+  return { kind: 'model', model };
+}

@@ -1,0 +1,365 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { InvalidParamsError, RestError, type ParamFailure } from '../../domain/errors.ts';
+import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
+import type { User } from '../../domain/users/user.ts';
+// The import writes through the API's own argument rules, so that a copied record is judged
+// exactly as the same record sent to the API would be (no second copy of the rules).
+import { eventFields, writeArgs } from '../../http/routes/events/event-args.ts';
+import type { RestContext } from '../../http/rest/context.ts';
+import { UrlBuilder } from '../../http/rest/urls.ts';
+import { validateArgs } from '../../http/rest/validate-args.ts';
+import { translate } from '../../i18n/catalog.ts';
+import { ImportRecordsRepository } from '../../storage/repositories/import-records-repository.ts';
+import type { Database, ImportKind, ImportRecordRow, Taxonomy } from '../../storage/schema.ts';
+import { EventsService } from '../events-service.ts';
+import {
+  createLinkedPost,
+  findLinkedPostById,
+  linkedFieldRules,
+  readLinkedPostInput,
+  trashLinkedPost,
+  updateLinkedPost,
+  type WriteEnv,
+} from '../linked-posts-service.ts';
+import { createTerm, deleteTerm, getTerm, updateTerm } from '../terms-service.ts';
+import { displayName, eventBody, isBlanked, KINDS, linkedBody, modificationStamp, parentsFirst, sourceId, type SourceRecord } from './records.ts';
+import { errorMessage, SourceRequestError, SourceUnusableError, type SourceClient } from './source.ts';
+
+export interface KindSummary {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  trashed: number;
+  warnings: number;
+}
+
+export interface ImportReport {
+  source: string;
+  dryRun: boolean;
+  kinds: Record<ImportKind, KindSummary>;
+  skipped: Array<{ kind: ImportKind; source_id: number; name: string; reason: string }>;
+  warnings: Array<{ kind: ImportKind; source_id?: number; message: string }>;
+  slug_changes: Array<{ kind: ImportKind; source_id: number; from: string; to: string }>;
+  /** Pages that could not be read after the retries. */
+  failed_pages: Array<{ kind: ImportKind; url: string; message: string }>;
+  /** True when the run was asked to stop (Ctrl-C) before the end. */
+  interrupted: boolean;
+}
+
+/** Where the importer reports what it is doing (a progress bar, or one line per page). */
+export interface ImportProgress {
+  page(kind: ImportKind, page: number, totalPages: number | undefined, total: number | undefined): void;
+  record(kind: ImportKind, done: number, total: number): void;
+  finished(kind: ImportKind): void;
+}
+
+export interface ImportOptions {
+  db: Kysely<Database>;
+  client: SourceClient;
+  /** The namespace root of the source (its normalised URL names the source in the id map). */
+  root: string;
+  user: User;
+  siteZone: string;
+  prune: boolean;
+  dryRun: boolean;
+  progress: ImportProgress;
+  /** Asked after each record: true stops the run there (Ctrl-C). */
+  stopRequested: () => boolean;
+  clock?: () => Date;
+}
+
+type Action = 'created' | 'updated' | 'unchanged';
+
+const TAXONOMY: Record<'category' | 'tag', Taxonomy> = { category: 'tribe_events_cat', tag: 'post_tag' };
+const LINKED: Record<'venue' | 'organizer', LinkedPostType> = { venue: VENUE, organizer: ORGANIZER };
+
+/** A record the local rules refused; the run reports it and goes on (90 §2.3). */
+class Refusal extends Error {}
+
+/** The English text of a refusal, with each refused parameter and its reason. */
+function describeFailure(error: unknown): string {
+  if (error instanceof InvalidParamsError) {
+    const reasons = Object.entries(error.failures).map(([name, failure]: [string, ParamFailure]) =>
+      failure.messageKey ? `${name} (${translate('en', failure.messageKey, failure.vars)})` : name,
+    );
+    return `${error.code}: invalid ${reasons.join(', ')}`;
+  }
+  if (error instanceof RestError) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return `${error.code}: ${translate('en', error.messageKey, error.vars)}${cause}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withoutNulls(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null && value !== undefined));
+}
+
+/** `calendar import site` (90 §2): copies every kind in dependency order through the local use cases. */
+export async function importSite(options: ImportOptions): Promise<ImportReport> {
+  const { db, client, root, user } = options;
+  const clock = options.clock ?? (() => new Date());
+  const source = root;
+  const map = new ImportRecordsRepository(db, source);
+  const report: ImportReport = {
+    source,
+    dryRun: options.dryRun,
+    kinds: Object.fromEntries(KINDS.map(({ kind }) => [kind, { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0, warnings: 0 }])) as Record<ImportKind, KindSummary>,
+    skipped: [],
+    warnings: [],
+    slug_changes: [],
+    failed_pages: [],
+    interrupted: false,
+  };
+  const warn = (kind: ImportKind, message: string, id?: number) => {
+    report.kinds[kind].warnings++;
+    report.warnings.push({ kind, ...(id === undefined ? {} : { source_id: id }), message });
+  };
+  /** Local ids of the source records this run saw live, for the links of later kinds. */
+  const live: Record<ImportKind, Map<number, number>> = { category: new Map(), tag: new Map(), venue: new Map(), organizer: new Map(), event: new Map() };
+  const ids = (kind: ImportKind, id: number) => live[kind].get(id);
+
+  const context = (): RestContext => {
+    const now = clock();
+    return { lang: 'en', user, urls: new UrlBuilder('http://localhost', '', 'en'), now, t: (key, vars) => translate('en', key, vars) };
+  };
+
+  for (const { kind, collection, query, statusAny } of KINDS) {
+    if (report.interrupted) break;
+    const listing = await listAll(kind, collection, `${root}/${collection}?${query}${statusAny && client.authenticated ? '&status=any' : ''}`);
+    let records = listing.records;
+    // Trashed venues and organizers are not copied as live records (90 §2.2).
+    records = records.filter((record) => record.status !== 'trash');
+    if (kind === 'category') {
+      records = parentsFirst(records, (record) => warn(kind, `the parent ${String(record.parent)} of "${displayName(kind, record)}" is not in the source: imported at the top level`, sourceId(record)));
+    }
+    const mapped = await map.all(kind);
+    const series = new Set<number>();
+    let done = 0;
+    for (const listed of records) {
+      const id = sourceId(listed);
+      try {
+        const record = await complete(kind, collection, listed);
+        if (kind === 'event' && Number(record.post_parent ?? 0) > 0 && !series.has(Number(record.post_parent))) {
+          series.add(Number(record.post_parent));
+          warn(kind, `"${displayName(kind, record)}" belongs to a recurring series (${String(record.post_parent)}): its occurrences are imported as separate events`, id);
+        }
+        const action = await copy(kind, record, mapped.get(id));
+        report.kinds[kind][action]++;
+      } catch (error) {
+        if (error instanceof SourceUnusableError) throw error;
+        report.kinds[kind].skipped++;
+        report.skipped.push({ kind, source_id: id, name: displayName(kind, listed), reason: describeFailure(error) });
+      }
+      options.progress.record(kind, ++done, records.length);
+      if (options.stopRequested()) {
+        report.interrupted = true;
+        break;
+      }
+    }
+    if (options.prune && listing.complete && !report.interrupted) {
+      const listedIds = new Set(records.map(sourceId));
+      for (const row of mapped.values()) {
+        if (listedIds.has(row.source_id)) continue;
+        try {
+          if (await prune(kind, row)) report.kinds[kind].trashed++;
+        } catch (error) {
+          warn(kind, `could not trash the copy ${row.local_id} of source record ${row.source_id}: ${describeFailure(error)}`, row.source_id);
+        }
+      }
+    } else if (options.prune && !listing.complete) {
+      warn(kind, `not pruned: the list of ${collection} could not be read whole`);
+    }
+    options.progress.finished(kind);
+  }
+  return report;
+
+  async function listAll(kind: ImportKind, collection: string, firstUrl: string): Promise<{ records: SourceRecord[]; complete: boolean }> {
+    const records: SourceRecord[] = [];
+    let complete = true;
+    let url: string | undefined = firstUrl;
+    let page = 1;
+    let totalPages: number | undefined;
+    while (url !== undefined) {
+      let body: Record<string, unknown> | undefined;
+      try {
+        const response = await client.getJson(url);
+        if (response.status === 401) throw new SourceUnusableError(`the source refused the credentials: ${errorMessage(response)}`);
+        if (response.status !== 200 || typeof response.body !== 'object' || response.body === null) {
+          throw new SourceRequestError(url, `the source answered ${response.status}: ${errorMessage(response)}`, 'answer');
+        }
+        body = response.body as Record<string, unknown>;
+      } catch (error) {
+        if (!(error instanceof SourceRequestError)) throw error;
+        complete = false;
+        report.failed_pages.push({ kind, url, message: error.message });
+      }
+      const items = body && Array.isArray(body[collection]) ? (body[collection] as SourceRecord[]) : [];
+      if (body) {
+        totalPages = Number(body.total_pages ?? 0) || totalPages;
+        records.push(...items.filter((item) => item && typeof item === 'object' && Number.isInteger(Number(item.id))));
+        options.progress.page(kind, page, totalPages, typeof body.total === 'number' ? body.total : undefined);
+      }
+      const next = body && typeof body.next_rest_url === 'string' && body.next_rest_url.startsWith(root) ? body.next_rest_url : undefined;
+      page++;
+      if (next) url = next;
+      else if (totalPages !== undefined && page <= totalPages) url = withPage(firstUrl, page);
+      else url = undefined;
+      if (body && items.length === 0) url = undefined;
+    }
+    return { records, complete };
+  }
+
+  /** A protected record comes blanked in lists: re-read whole by id when signed in (90 §2.2). */
+  async function complete(kind: ImportKind, collection: string, listed: SourceRecord): Promise<SourceRecord> {
+    if (!isBlanked(kind, listed)) return listed;
+    const id = sourceId(listed);
+    if (!client.authenticated) {
+      // A blanked venue or organizer hides even its name: there is nothing to copy.
+      if (kind !== 'event') throw new Refusal('password-protected: the source hides it, name included, without --user');
+      warn(kind, `"${displayName(kind, listed)}" is password-protected: copied as listed, without its hidden content (give --user to copy it whole)`, id);
+      return listed;
+    }
+    const response = await client.getJson(`${root}/${collection}/${id}?context=edit`);
+    if (response.status !== 200 || typeof response.body !== 'object' || response.body === null) {
+      throw new Refusal(`password-protected and the source did not reveal it: ${errorMessage(response)}`);
+    }
+    const whole = response.body as SourceRecord;
+    if (typeof whole.password !== 'string') {
+      // The content is copied; the source keeps its password to itself, so the copy gets a new
+      // one rather than going public.
+      warn(kind, `"${displayName(kind, whole)}" is password-protected and the source does not reveal the password: protected here with a new random password`, id);
+      return { ...whole, password: randomBytes(12).toString('base64url') };
+    }
+    return whole;
+  }
+
+  async function copy(kind: ImportKind, record: SourceRecord, row: ImportRecordRow | undefined): Promise<Action> {
+    const id = sourceId(record);
+    const stamp = modificationStamp(kind, record);
+    const exists = row !== undefined && (await localExists(kind, row.local_id));
+    if (exists && row.source_modified_utc === stamp) {
+      live[kind].set(id, row.local_id);
+      return 'unchanged';
+    }
+    const action: Action = exists ? 'updated' : 'created';
+    if (options.dryRun) {
+      if (row) live[kind].set(id, row.local_id);
+      return action;
+    }
+    const localId = await db.transaction().execute(async (trx) => {
+      const written = await write(trx, kind, record, exists ? row.local_id : undefined);
+      await new ImportRecordsRepository(trx, source).save(kind, id, written, stamp);
+      return written;
+    });
+    live[kind].set(id, localId);
+    return action;
+  }
+
+  async function localExists(kind: ImportKind, localId: number): Promise<boolean> {
+    const now = clock();
+    if (kind === 'category' || kind === 'tag') return (await getTerm(db, TAXONOMY[kind], localId, now)) !== undefined;
+    if (kind === 'event') return (await new EventsService(db, options.siteZone).find(localId, now)) !== undefined;
+    return (await findLinkedPostById(db, LINKED[kind], localId, now)) !== undefined;
+  }
+
+  /** Creates (`localId` undefined) or updates the copy of one record; returns its local id. */
+  async function write(trx: Kysely<Database>, kind: ImportKind, record: SourceRecord, localId: number | undefined): Promise<number> {
+    const ctx = context();
+    const slug = typeof record.slug === 'string' ? record.slug : '';
+    const noteSlug = (stored: string) => {
+      if (localId === undefined && slug !== '' && stored !== slug) report.slug_changes.push({ kind, source_id: sourceId(record), from: slug, to: stored });
+    };
+    if (kind === 'category' || kind === 'tag') {
+      const taxonomy = TAXONOMY[kind];
+      const parentSource = kind === 'category' ? Number(record.parent ?? 0) : 0;
+      const parent = parentSource === 0 ? 0 : (live.category.get(parentSource) ?? 0);
+      const fields = { name: String(record.name ?? ''), description: typeof record.description === 'string' ? record.description : '', parent };
+      if (localId !== undefined) {
+        const current = await getTerm(trx, taxonomy, localId, ctx.now);
+        const view = await updateTerm(trx, taxonomy, localId, { ...fields, ...(current && current.term.slug !== slug && slug !== '' ? { slug } : {}) }, user, ctx.now);
+        return view.term.id;
+      }
+      let view;
+      try {
+        view = await createTerm(trx, taxonomy, { ...fields, ...(slug === '' ? {} : { slug }) }, user, ctx.now);
+      } catch (error) {
+        // A local term of the same name holds this slug: the copy takes the next free one.
+        if (!(error instanceof RestError) || error.code !== 'term_exists' || slug === '') throw error;
+        view = await createTerm(trx, taxonomy, { ...fields, slug: `${slug}-2` }, user, ctx.now);
+      }
+      noteSlug(view.term.slug);
+      return view.term.id;
+    }
+    if (kind === 'venue' || kind === 'organizer') {
+      const type = LINKED[kind];
+      const body = linkedBody(kind, record);
+      const failures: Record<string, ParamFailure> = {};
+      const rules = linkedFieldRules(type);
+      for (const [name, value] of Object.entries(body)) {
+        if (value === null || !rules[name]) continue;
+        const verdict = await rules[name].check(value, trx, user, ctx.now);
+        if (verdict !== true) failures[name] = verdict === false ? { reason: rules[name].reason } : verdict;
+      }
+      if (Object.keys(failures).length > 0) throw new InvalidParamsError(failures);
+      const env: WriteEnv = { principal: user, now: ctx.now, siteZone: options.siteZone };
+      const input = readLinkedPostInput(type, body, env);
+      if (localId !== undefined) {
+        const current = await findLinkedPostById(trx, type, localId, ctx.now);
+        return (await updateLinkedPost(trx, type, current!, input, env)).id;
+      }
+      const created = await createLinkedPost(trx, type, { ...input, slug }, env, { distinct: true });
+      noteSlug(created.slug);
+      return created.id;
+    }
+    const events = new EventsService(trx, options.siteZone);
+    const specs = writeArgs({ db: trx, events }, localId === undefined);
+    const body = eventBody(record, ids);
+    const params = await validateArgs(specs, localId === undefined ? withoutNulls(body) : body, ctx);
+    const fields = eventFields(params, specs, { update: localId !== undefined });
+    const event = localId === undefined
+      ? await events.create(ctx, user, fields, async (_trx, created) => created)
+      : await events.update(ctx, user, localId, fields, async (_trx, updated) => updated);
+    noteSlug(event.slug);
+    for (const [edge, stored] of [['utc_start_date', event.start_utc], ['utc_end_date', event.end_utc]] as const) {
+      if (typeof record[edge] === 'string' && record[edge] !== stored) {
+        warn('event', `"${displayName('event', record)}": the source says ${edge} ${String(record[edge])}, its wall clock and time zone give ${stored}`, sourceId(record));
+      }
+    }
+    return event.id;
+  }
+
+  /** `--prune`: the copy of a record the source no longer lists goes to the trash (terms have none: deleted). */
+  async function prune(kind: ImportKind, row: ImportRecordRow): Promise<boolean> {
+    const now = clock();
+    if (kind === 'category' || kind === 'tag') {
+      if ((await getTerm(db, TAXONOMY[kind], row.local_id, now)) === undefined) return false;
+      if (options.dryRun) return true;
+      await db.transaction().execute(async (trx) => {
+        await deleteTerm(trx, TAXONOMY[kind], row.local_id, now);
+        await new ImportRecordsRepository(trx, source).remove(kind, row.source_id);
+      });
+      return true;
+    }
+    if (kind === 'event') {
+      const events = new EventsService(db, options.siteZone);
+      const event = await events.find(row.local_id, now);
+      if (!event || event.status === 'trash') return false;
+      if (!options.dryRun) await events.trash(context(), row.local_id, undefined, async () => undefined);
+      return true;
+    }
+    const type = LINKED[kind];
+    const current = await findLinkedPostById(db, type, row.local_id, now);
+    if (!current || current.status === 'trash') return false;
+    if (!options.dryRun) await trashLinkedPost(db, type, current, { principal: user, now, siteZone: options.siteZone });
+    return true;
+  }
+}
+
+function withPage(url: string, page: number): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('page', String(page));
+  return parsed.href;
+}

@@ -1,0 +1,190 @@
+import type { ComponentChildren } from 'preact';
+import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
+import { STYLESHEET_PATH } from './stylesheet.ts';
+import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
+import type { PageEnv } from './model.ts';
+
+const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' } as const;
+
+/**
+ * JSON inside a script element: `<`, `>`, `&`, U+2028 and U+2029 escaped so no text can close
+ * the element (55 §7.2).
+ */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export interface FrameProps {
+  env: PageEnv;
+  /** The page title (before " – {site}"). */
+  title: string;
+  noindex?: boolean;
+  /** Canonical path after `{base}{edition}`, with the kept query. */
+  canonical?: string;
+  /** The matching feed (`{ns}/events.ics?…`), absolute. */
+  feed?: string;
+  /** The feed export of the shown range, absolute. */
+  exportFeed?: string;
+  jsonLd?: unknown[];
+  /** The view the events bar marks current, and the state its links start from. */
+  bar?: { state: ViewState; current?: ViewKind };
+  /** Notices for the `role="status"` region. */
+  notices?: string[];
+  alert?: string;
+  children: ComponentChildren;
+}
+
+function webcal(url: string): string {
+  return url.replace(/^https?:\/\//, 'webcal://');
+}
+
+function SearchBar({ env, state, current }: { env: PageEnv; state: ViewState; current?: ViewKind }) {
+  const { t } = env;
+  const view = current ?? 'list';
+  const action = editionPath(env, viewHrefPath(env, { ...state, view, anchor: undefined, page: 1 }));
+  const monthInput = view === 'month';
+  const format = monthInput ? 'YYYY-MM' : 'YYYY-MM-DD';
+  const dateValue = state.date ?? (current !== undefined && current !== 'list' ? state.anchor : undefined);
+  return (
+    <div class="bar">
+      <form role="search" method="get" action={action} class="search">
+        <p>
+          <label for="bar-search">{t('page_search_label')}</label>
+          <input id="bar-search" type="search" name="tribe-bar-search" value={state.search ?? ''} />
+        </p>
+        <p>
+          <label for="bar-date">{t('page_date_label')}</label>
+          <input
+            id="bar-date"
+            type={monthInput ? 'month' : 'date'}
+            name="tribe-bar-date"
+            value={dateValue === undefined ? '' : monthInput ? dateValue.slice(0, 7) : dateValue}
+            pattern={monthInput ? '\\d{4}-\\d{2}' : '\\d{4}-\\d{2}-\\d{2}'}
+            aria-describedby="bar-date-hint"
+          />
+          <span id="bar-date-hint" class="hint">{t('page_date_hint', { format })}</span>
+        </p>
+        {state.past && current === 'list' ? <input type="hidden" name="eventDisplay" value="past" /> : null}
+        <p>
+          <button type="submit">{t('page_find_events')}</button>
+        </p>
+      </form>
+      <nav aria-label={t('page_views_nav')} class="views">
+        <ul>
+          {(['list', 'month', 'day'] as const).map((kind) => (
+            <li>
+              <a href={switchHref(env, state, kind)} aria-current={kind === current ? 'page' : undefined}>
+                {t(kind === 'list' ? 'page_list' : kind === 'month' ? 'page_month' : 'page_day')}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </div>
+  );
+}
+
+/** The form's action: the view's base path (term and featured kept as path), no query. */
+function viewHrefPath(env: PageEnv, state: ViewState): string {
+  const href = viewHref(env, { ...state, search: undefined, date: undefined, past: false });
+  return href.slice(editionPath(env, '').length);
+}
+
+/**
+ * View switch (§10): keyword, term and featured kept; the date mapped to the target view.
+ */
+function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
+  const base = { archive: state.archive, featured: state.featured, search: state.search, past: false, page: 1 };
+  const anchorDay = state.anchor && state.anchor.length === 10 ? state.anchor : state.date;
+  const anchorMonth = state.anchor ? state.anchor.slice(0, 7) : state.date?.slice(0, 7);
+  if (kind === 'month') return viewHref(env, { ...base, view: 'month', anchor: anchorMonth });
+  if (kind === 'day') {
+    let day = anchorDay;
+    if (day === undefined && anchorMonth !== undefined) day = env.today.startsWith(anchorMonth) ? env.today : `${anchorMonth}-01`;
+    return viewHref(env, { ...base, view: 'day', anchor: day });
+  }
+  return viewHref(env, { ...base, view: 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
+}
+
+function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; exportFeed?: string }) {
+  const { t } = env;
+  const subscribe = feed !== undefined && env.publicSite !== null;
+  if (!subscribe && exportFeed === undefined) return <footer class="site-footer" />;
+  return (
+    <footer class="site-footer">
+      <details class="menu">
+        <summary>{t('page_subscribe')}</summary>
+        <ul>
+          {subscribe ? (
+            <>
+              <li><a href={`https://calendar.google.com/calendar/render${query([['cid', webcal(feed!)]])}`}>Google Calendar</a></li>
+              <li><a href={webcal(feed!)}>iCalendar</a></li>
+              <li>
+                <a href={`https://outlook.live.com/owa${query([['path', '/calendar/action/compose'], ['rru', 'addsubscription'], ['url', webcal(feed!)], ['name', env.siteName]])}`}>
+                  Outlook 365 / Outlook.com
+                </a>
+              </li>
+            </>
+          ) : null}
+          {exportFeed !== undefined ? <li><a href={exportFeed} rel="nofollow">{t('page_export')}</a></li> : null}
+        </ul>
+      </details>
+    </footer>
+  );
+}
+
+/** The common frame of 55 §3.1 around a page's `<main>` content. */
+export function Frame(props: FrameProps) {
+  const { env } = props;
+  const { t } = env;
+  const canonical = env.site + EDITION_PREFIXES[env.lang] + (props.canonical ?? env.path.split('?')[0]);
+  const eventsHome = editionPath(env, '/events/');
+  return (
+    <html lang={env.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} – ${env.siteName}`}</title>
+        {props.noindex ? <meta name="robots" content="noindex" /> : null}
+        <link rel="canonical" href={canonical} />
+        {LANGUAGES.map((lang) => (
+          <link rel="alternate" hreflang={lang} href={env.site + EDITION_PREFIXES[lang] + env.path} />
+        ))}
+        <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
+        {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
+        <link rel="stylesheet" href={`${env.basePath}${STYLESHEET_PATH}`} />
+        {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
+        <link rel="icon" href="data:," />
+        {props.jsonLd && props.jsonLd.length > 0 ? (
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(props.jsonLd) }} />
+        ) : null}
+      </head>
+      <body>
+        <a class="skip" href="#main">{t('page_skip')}</a>
+        <header class="site-header">
+          <p class="site-name"><a href={eventsHome}>{env.siteName}</a></p>
+          <nav aria-label={t('page_languages')} class="languages">
+            <ul>
+              {LANGUAGES.map((lang) => (
+                <li>
+                  <a href={inEdition(env, lang)} lang={lang} hreflang={lang} aria-current={lang === env.lang ? 'true' : undefined}>
+                    {LANGUAGE_NAMES[lang]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        <SearchBar env={env} state={props.bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={props.bar?.current} />
+        <main id="main" tabindex={-1}>
+          <div role="status" class="notices">
+            {(props.notices ?? []).map((notice) => <p>{notice}</p>)}
+          </div>
+          {props.alert ? <p role="alert" class="alert">{props.alert}</p> : null}
+          {props.children}
+        </main>
+        <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} />
+      </body>
+    </html>
+  );
+}

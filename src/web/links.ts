@@ -1,0 +1,62 @@
+import { EDITION_PREFIXES, type Language } from '../i18n/catalog.ts';
+import type { PageEnv } from './model.ts';
+
+export type ViewKind = 'month' | 'list' | 'day';
+
+/** A category (`path` = ancestor slugs and its own, `/`-joined) or tag archive. */
+export interface ArchiveRef {
+  taxonomy: 'category' | 'tag';
+  path: string;
+}
+
+/** A calendar view as its URL states it (55 §2, §3.2), with the anchor already resolved. */
+export interface ViewState {
+  view: ViewKind;
+  archive?: ArchiveRef;
+  featured: boolean;
+  search?: string;
+  /** `tribe-bar-date` when given and valid (list: its P; month/day: their anchor, also in the path). */
+  date?: string;
+  past: boolean;
+  page: number;
+  /** Month shown (`YYYY-MM`) or day shown (`YYYY-MM-DD`); undefined = the current one. */
+  anchor?: string;
+}
+
+/** `{base}{edition}` + path: root-relative, so links work behind any origin. */
+export function editionPath(env: Pick<PageEnv, 'basePath' | 'lang'>, path: string, lang: Language = env.lang): string {
+  return `${env.basePath}${EDITION_PREFIXES[lang]}${path}`;
+}
+
+export function query(pairs: ReadonlyArray<[string, string | undefined]>): string {
+  const kept = pairs.filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== '');
+  return kept.length === 0 ? '' : `?${kept.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+/** `/events/` with the archive, view suffix and featured segment of a state (no edition, no query). */
+export function viewPath(state: Omit<ViewState, 'search' | 'date' | 'past'>): string {
+  let path = '/events/';
+  if (state.archive) path += `${state.archive.taxonomy}/${state.archive.path}/`;
+  if (state.view === 'month') path += state.anchor ? `${state.anchor}/` : 'month/';
+  else if (state.view === 'day') path += state.anchor ? `${state.anchor}/` : 'today/';
+  else path += state.page > 1 ? `list/page/${state.page}/` : 'list/';
+  if (state.featured) path += 'featured/';
+  return path;
+}
+
+/** A view link: path plus the §3.2 parameters in effect, in their order (search, date, display). */
+export function viewHref(env: PageEnv, state: ViewState): string {
+  const display = state.view === 'list' && state.past ? 'past' : undefined;
+  const date = state.view === 'list' ? state.date : undefined;
+  return editionPath(env, viewPath(state)) + query([['tribe-bar-search', state.search], ['tribe-bar-date', date], ['eventDisplay', display]]);
+}
+
+/** The same page in another edition. */
+export function inEdition(env: PageEnv, lang: Language): string {
+  return editionPath(env, env.path, lang);
+}
+
+/** Term archive links are built from the term, never copied from its edition-less `url` (55 §11). */
+export function archiveHref(env: PageEnv, archive: ArchiveRef): string {
+  return editionPath(env, `/events/${archive.taxonomy}/${archive.path}/`);
+}

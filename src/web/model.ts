@@ -1,0 +1,86 @@
+import type { Language } from '../i18n/catalog.ts';
+import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
+
+/**
+ * What pages render: the API's own objects (10 §3, 20 §2), as the JSON serializers build them
+ * for a visitor, so a page shows exactly what the API shows (protected records already blanked).
+ * Only the members pages read are typed here.
+ */
+export interface EventView {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  image: false | { url: string };
+  /** null when blanked (a protected event). */
+  all_day: boolean | null;
+  start_date: string;
+  end_date: string;
+  utc_start_date: string;
+  utc_end_date: string;
+  timezone: string;
+  timezone_abbr: string;
+  cost: string;
+  website: string;
+  featured: boolean | null;
+  sticky: boolean | null;
+  show_map_link: boolean | null;
+  categories: TermView[];
+  tags: TermView[];
+  venue: LinkedView | [];
+  organizer: LinkedView[];
+  json_ld?: Record<string, unknown>;
+}
+
+export interface TermView {
+  id: number;
+  name: string;
+  slug: string;
+  taxonomy: string;
+  description?: string;
+}
+
+/** A venue or organizer object; empty members are absent (20 §2). */
+export interface LinkedView {
+  id: number;
+  url: string;
+  slug: string;
+  status: string;
+  venue?: string | [];
+  organizer?: string | [];
+  description?: string;
+  image?: false | { url: string };
+  address?: string;
+  city?: string;
+  country?: string;
+  province?: string;
+  state?: string;
+  stateprovince?: string;
+  zip?: string;
+  phone?: string;
+  email?: string;
+  website?: string;
+  show_map_link?: boolean;
+  json_ld?: Record<string, unknown>;
+}
+
+/** Where a page is and how it speaks: everything a renderer needs besides its data. */
+export interface PageEnv {
+  lang: Language;
+  t(key: MessageKey, vars?: MessageVars): string;
+  /** `{origin}{base}`, no edition. */
+  site: string;
+  /** `{base}` of this service (root-relative links). */
+  basePath: string;
+  /** `{origin}{base}{edition}/calendar/events/v1`. */
+  ns: string;
+  /** The path after `{base}{edition}`, with its query (for the language switcher and canonical). */
+  path: string;
+  siteName: string;
+  siteZone: string;
+  /** The site zone's today, `YYYY-MM-DD`. */
+  today: string;
+  /** Absolute public origin for webcal links, null on a loopback origin (§7.3). */
+  publicSite: string | null;
+}
