@@ -1,10 +1,12 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './domain/dates/clock.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { overriddenMethod, parseQueryString, registerBodyParsers } from './http/plugins/body-parsers.ts';
+import { clientErrorHandler, refuseTunnels } from './http/plugins/client-errors.ts';
 import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.ts';
+import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
@@ -31,16 +33,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { config, storage } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-            ...(options.loggerStream ? { stream: options.loggerStream } : {}),
-          },
+    logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
+    // One line per request instead of Fastify's two (registerRequestLog).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
+    // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)) },
+    clientErrorHandler: clientErrorHandler(config.basePath),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
     frameworkErrors: routerErrorAnswer(config.basePath),
@@ -51,6 +51,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     },
   });
 
+  refuseTunnels(app.server, config.basePath);
+  registerRequestLog(app);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);

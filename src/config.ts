@@ -17,6 +17,8 @@ export interface Config {
   adminPassword: string | null;
   bodyLimit: number;
   logLevel: string;
+  /** Log lines for people (`pretty`) or machines (`json`); null = pretty on a terminal, else JSON. */
+  logFormat: 'json' | 'pretty' | null;
   /** Origins allowed by CORS: '*' reflects any origin (the reference's behaviour), [] turns CORS off. */
   corsOrigins: '*' | string[];
   /** Requests per minute per client address; 0 = no limit. */
@@ -140,6 +142,13 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const format = raw.trim().toLowerCase();
+  if (format === 'json' || format === 'pretty') return format;
+  throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
 function calendarView(raw: string | undefined): CalendarView {
   const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
   if (value !== 'month' && value !== 'list' && value !== 'day') {
@@ -177,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.CALENDAR_ADMIN_PASSWORD || null,
     bodyLimit: integer(env, 'CALENDAR_BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env.LOG_FORMAT),
     corsOrigins: corsOrigins(env.CALENDAR_CORS_ORIGINS),
     rateLimitPerMinute: integer(env, 'CALENDAR_RATE_LIMIT', 0, 0, 1_000_000),
     authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),

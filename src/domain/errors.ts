@@ -36,14 +36,20 @@ export class RestError extends Error {
   }
 }
 
+/** Why a value was refused, shown as `data.details[name]`: a stable code and a catalogue message. */
+export interface Reason {
+  readonly code: string;
+  readonly messageKey: MessageKey;
+  readonly vars?: MessageVars;
+}
+
 /** One failed parameter inside a `rest_invalid_param` error. */
 export interface ParamFailure {
-  /** Catalogue key of the per-parameter message; defaults to the generic "Invalid parameter." */
+  /** Catalogue key of the reference's per-parameter note (`params[name]`); defaults to "Invalid parameter." */
   messageKey?: MessageKey;
   vars?: MessageVars;
-  /** A coded failure also appears in `data.details` (e.g. `event-tickets-not-active`). */
-  code?: string;
-  codeMessageKey?: MessageKey;
+  /** The precise reason: required, so that no refusal leaves the client guessing. */
+  reason: Reason;
 }
 
 export class InvalidParamsError extends RestError {
@@ -54,8 +60,8 @@ export class InvalidParamsError extends RestError {
   }
 }
 
-export function invalidParam(name: string, failure: ParamFailure = {}): InvalidParamsError {
-  return new InvalidParamsError({ [name]: failure });
+export function invalidParam(name: string, reason: Reason, note: Omit<ParamFailure, 'reason'> = {}): InvalidParamsError {
+  return new InvalidParamsError({ [name]: { ...note, reason } });
 }
 
 export class MissingParamsError extends RestError {

@@ -5,6 +5,7 @@ import { parseInstant, parseWallClock } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall } from '../domain/dates/time-zone.ts';
 import { invalidParam, RestError } from '../domain/errors.ts';
+import { REASONS } from '../domain/reasons.ts';
 import { cleanWebsite } from '../domain/events/event-web.ts';
 import { resolveSchedule } from '../domain/events/schedule.ts';
 import { resolvePublication } from '../domain/posts/publication.ts';
@@ -98,13 +99,13 @@ function bit(value: boolean): number {
 /** Validation already accepted these inputs; a parse failure here would be a validator bug. */
 function wallClock(name: string, input: unknown, zone: string, now: Date): string {
   const parsed = parseWallClock(input, zone, now);
-  if (parsed === null) throw invalidParam(name);
+  if (parsed === null) throw invalidParam(name, REASONS.date);
   return parsed;
 }
 
 function instant(name: string, input: unknown, now: Date): string {
   const parsed = parseInstant(input, 'UTC', now);
-  if (parsed === null) throw invalidParam(name);
+  if (parsed === null) throw invalidParam(name, REASONS.date);
   return parsed;
 }
 
@@ -170,8 +171,9 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).allOfKind(ids, kind);
   }
 
-  async create(ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
-    return failingAs('could-not-create-event', () => inTransaction(this.db, (trx) => this.createIn(trx, ctx, user, fields)));
+  /** Creates an event; `describe` renders it inside the transaction, as update does. */
+  async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+    return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => describe(trx, await this.createIn(trx, ctx, user, fields))));
   }
 
   /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
@@ -268,7 +270,7 @@ export class EventsService {
         await this.updateSeries(trx, ctx, user, target, seriesFields(fields, current, target, now));
       }
     } else if (current.is_series_master === 1) {
-      if (fields.scope !== undefined && fields.scope !== 'all') throw invalidParam('scope', { messageKey: 'recurrence-bad-scope' });
+      if (fields.scope !== undefined && fields.scope !== 'all') throw invalidParam('scope', REASONS.recurrenceScope, { messageKey: 'recurrence-bad-scope' });
       await this.updateSeries(trx, ctx, user, current, fields);
     } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
       await this.convertToSeries(trx, ctx, user, current, fields);
@@ -369,7 +371,7 @@ export class EventsService {
   /** 60 §6.1 `this`: the fields are stored on the occurrence alone and marked overridden. */
   private async updateOccurrence(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, master: EventRow, fields: EventFields): Promise<void> {
     for (const name of ['recurrence', 'author', 'slug'] as const) {
-      if (fields[name] !== undefined) throw invalidParam(name, { code: 'recurrence-scope-conflict', messageKey: 'recurrence-scope-conflict' });
+      if (fields[name] !== undefined) throw invalidParam(name, { code: 'recurrence-scope-conflict', messageKey: 'recurrence-scope-conflict' }, { messageKey: 'recurrence-scope-conflict' });
     }
     const updated = await this.applyUpdate(trx, ctx, user, current, fields);
     const overrides = new Set(overridesOf(current));
@@ -505,7 +507,7 @@ export class EventsService {
 
   /** A master or standalone event: only `all` (or no scope) is meaningful on a master (60 §6). */
   private seriesScope(event: EventRow, scope: Scope | undefined): EventRow {
-    if (event.is_series_master === 1 && scope !== undefined && scope !== 'all') throw invalidParam('scope', { messageKey: 'recurrence-bad-scope' });
+    if (event.is_series_master === 1 && scope !== undefined && scope !== 'all') throw invalidParam('scope', REASONS.recurrenceScope, { messageKey: 'recurrence-bad-scope' });
     return event;
   }
 

@@ -4,15 +4,16 @@ import { canEditRecord, canReadRecord } from '../domain/auth/record-permissions.
 import { parseInstant } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall } from '../domain/dates/time-zone.ts';
-import { InvalidParamsError, RestError, invalidParam, type ParamFailure } from '../domain/errors.ts';
-import { checkCoordinateField, COORDINATE_FIELD_NAMES, readCoordinateChange } from '../domain/geo/geo-input.ts';
+import { InvalidParamsError, RestError, invalidParam, type ParamFailure, type Reason } from '../domain/errors.ts';
+import { checkCoordinateField, COORDINATE_FIELD_NAMES, coordinateReason, readCoordinateChange } from '../domain/geo/geo-input.ts';
+import { linkedField, oneOf, REASONS } from '../domain/reasons.ts';
 import {
   ORGANIZER, VENUE, isWebsiteInput, ownership,
   type LinkedFlag, type LinkedPostType, type LinkedTextField,
 } from '../domain/linked-posts/linked-post-type.ts';
 import { resolvePublication } from '../domain/posts/publication.ts';
 import { restoredSlug, trashed } from '../domain/posts/trash.ts';
-import { isStatus, scaleRequestedStatus, type Status } from '../domain/status.ts';
+import { isStatus, scaleRequestedStatus, STATUSES, type Status } from '../domain/status.ts';
 import { filterRichHtml, stripAllTags } from '../domain/text/html-filter.ts';
 import { slugify } from '../domain/text/slug.ts';
 import { deriveStateProvince } from '../domain/text/stateprovince.ts';
@@ -52,6 +53,8 @@ export interface LinkedFieldRule {
   docType: 'string' | 'integer' | 'number';
   description: string;
   check: FieldCheck;
+  /** Why `check` refuses a value (`data.details`). */
+  reason: Reason;
   extension?: boolean;
 }
 
@@ -116,22 +119,27 @@ export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFie
       docType: 'string',
       description: `The ${type.kind} name.`,
       check: (value) => typeof value === 'string' && value.trim() !== '',
+      reason: REASONS.notEmpty,
     },
-    author: { docType: 'integer', description: `The ID of the ${type.kind} author; defaults to the caller.`, check: isAuthor },
-    date: { docType: 'string', description: 'The publication date, in the site time zone.', check: isDateInput },
-    date_utc: { docType: 'string', description: 'The publication date in UTC.', check: isDateInput },
-    description: { docType: 'string', description: `The ${type.kind} description (HTML).`, check: isString },
-    status: { docType: 'string', description: `The ${type.kind} status: publish, future, draft, pending, private or trash.`, check: isStatus },
+    author: { docType: 'integer', description: `The ID of the ${type.kind} author; defaults to the caller.`, check: isAuthor, reason: REASONS.unknownUser },
+    date: { docType: 'string', description: 'The publication date, in the site time zone.', check: isDateInput, reason: REASONS.date },
+    date_utc: { docType: 'string', description: 'The publication date in UTC.', check: isDateInput, reason: REASONS.date },
+    description: { docType: 'string', description: `The ${type.kind} description (HTML).`, check: isString, reason: REASONS.string },
+    status: { docType: 'string', description: `The ${type.kind} status: publish, future, draft, pending, private or trash.`, check: isStatus, reason: oneOf(STATUSES) },
   };
   for (const flag of type.flags) {
     rules[flag] = {
       docType: 'string',
       description: FLAG_DESCRIPTIONS[flag],
       check: (value) => typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number',
+      reason: REASONS.scalar,
     };
   }
   for (const field of type.textFields) {
-    rules[field] = { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: field === 'website' ? isWebsiteInput : isString };
+    rules[field] =
+      field === 'website'
+        ? { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: isWebsiteInput, reason: REASONS.website }
+        : { docType: 'string', description: TEXT_DESCRIPTIONS[field], check: isString, reason: REASONS.string };
   }
   if (type.coordinates) {
     const descriptions: Record<string, string> = {
@@ -141,18 +149,20 @@ export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFie
       longitude: 'Alias of geo_lng.',
     };
     for (const [name, description] of Object.entries(descriptions)) {
-      rules[name] = { docType: 'number', description, check: (value) => checkCoordinateField(name, value), extension: true };
+      rules[name] = { docType: 'number', description, check: (value) => checkCoordinateField(name, value), reason: coordinateReason(name), extension: true };
     }
   }
   rules.image = {
     docType: 'string',
     description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
     check: isImageInput,
+    reason: REASONS.image,
   };
   rules.password = {
     docType: 'string',
     description: `Protects the ${type.kind} with this password; empty removes it.`,
     check: isString,
+    reason: REASONS.string,
     extension: true,
   };
   return rules;
@@ -463,58 +473,71 @@ type LinkedForm =
   | { kind: 'data'; fields: Record<string, unknown> }
   /** Passes validation, then cannot be created (the reference's could-not-create-*). */
   | { kind: 'uncreatable' }
-  | { kind: 'invalid' };
+  | { kind: 'invalid'; reason: Reason };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** One venue, or one item of an organizer list: an id, `{id}`, or the fields of a new record. */
-function itemForm(value: unknown): LinkedForm {
+function itemForm(type: LinkedPostType, value: unknown): LinkedForm {
+  const invalid: LinkedForm = { kind: 'invalid', reason: type === VENUE ? REASONS.venueInput : REASONS.organizerInput };
   if (isPlainObject(value)) {
     const id = value.id;
     if (id === undefined || id === null || id === '') return { kind: 'data', fields: value };
     const known = idOf(id);
-    return known === undefined ? { kind: 'invalid' } : { kind: 'id', id: known };
+    return known === undefined ? invalid : { kind: 'id', id: known };
   }
   const id = idOf(value);
-  return id === undefined ? { kind: 'invalid' } : { kind: 'id', id };
+  return id === undefined ? invalid : { kind: 'id', id };
 }
 
 function isNothing(value: unknown): boolean {
   return value === undefined || value === null || value === '' || value === 0 || value === '0' || (Array.isArray(value) && value.length === 0);
 }
 
+/**
+ * ⚠ Extension: published clients send a venue as a list of one (`[12]`, `[{"venue":"Hall"}]`),
+ * which means that venue; the reference answers could-not-create-venue. A list or comma string
+ * of several is refused: an event has one venue.
+ */
 function venueForm(value: unknown): LinkedForm {
   if (isNothing(value) || (isPlainObject(value) && Object.keys(value).length === 0)) return { kind: 'none' };
-  if (Array.isArray(value) || (typeof value === 'string' && value.includes(','))) return { kind: 'uncreatable' };
-  return itemForm(value);
+  const items = Array.isArray(value) ? value : typeof value === 'string' && value.includes(',') ? value.split(',').filter((part) => part.trim() !== '') : [value];
+  if (items.length > 1) return { kind: 'invalid', reason: REASONS.oneVenue };
+  return itemForm(VENUE, items[0]);
 }
 
+/**
+ * ⚠ Extension: one organizer object (`{"organizer":"Name"}`) means a list of one; the reference
+ * answers could-not-create-organizer and loses it. A comma string still cannot be created.
+ */
 function organizerForms(value: unknown): LinkedForm[] {
   if (isNothing(value)) return [];
-  if (isPlainObject(value) || (typeof value === 'string' && value.includes(','))) return [{ kind: 'uncreatable' }];
-  if (Array.isArray(value)) return value.map(itemForm);
-  return [itemForm(value)];
+  if (typeof value === 'string' && value.includes(',')) return [{ kind: 'uncreatable' }];
+  if (Array.isArray(value)) return value.map((item) => itemForm(ORGANIZER, item));
+  return [itemForm(ORGANIZER, value)];
 }
 
-/** Whether an inline form is acceptable: known ids of the type, fields valid as on POST (20 §6.1). */
-async function isValidForm(db: Kysely<Database>, type: LinkedPostType, form: LinkedForm, principal: Principal | null, now: Date): Promise<boolean> {
+/** Whether an inline form is acceptable (known ids of the type, fields valid as on POST, 20 §6.1), or why not. */
+async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: LinkedForm, principal: Principal | null, now: Date): Promise<true | Reason> {
   switch (form.kind) {
     case 'none':
     case 'uncreatable':
       return true;
     case 'invalid':
-      return false;
+      return form.reason;
     case 'id':
-      return (await repository(db, type, now).findById(form.id)) !== undefined;
+      return (await repository(db, type, now).findById(form.id)) !== undefined || (type === VENUE ? REASONS.unknownVenue : REASONS.unknownOrganizer);
     case 'data': {
       const name = form.fields[type.nameKey];
-      if (name === undefined || name === null) return false;
+      if (name === undefined || name === null) return linkedField(type.kind, type.nameKey);
       for (const [field, rule] of Object.entries(linkedFieldRules(type))) {
         const value = form.fields[field];
         if (value === undefined || value === null) continue;
-        if ((await rule.check(value, db, principal, now)) !== true) return false;
+        const verdict = await rule.check(value, db, principal, now);
+        if (verdict === false) return linkedField(type.kind, field);
+        if (verdict !== true) return verdict.reason;
       }
       return true;
     }
@@ -525,14 +548,15 @@ async function isValidForm(db: Kysely<Database>, type: LinkedPostType, form: Lin
 const VALIDATION_INSTANT = new Date(0);
 
 /** Step-5 validator of an event's `venue` (10-events §6.3). */
-export function validateEventVenueInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<boolean> {
-  return isValidForm(db, VENUE, venueForm(input), principal, now);
+export function validateEventVenueInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<true | Reason> {
+  return formVerdict(db, VENUE, venueForm(input), principal, now);
 }
 
 /** Step-5 validator of an event's `organizer` (10-events §6.3). */
-export async function validateEventOrganizerInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<boolean> {
+export async function validateEventOrganizerInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<true | Reason> {
   for (const form of organizerForms(input)) {
-    if (!(await isValidForm(db, ORGANIZER, form, principal, now))) return false;
+    const verdict = await formVerdict(db, ORGANIZER, form, principal, now);
+    if (verdict !== true) return verdict;
   }
   return true;
 }
@@ -551,11 +575,11 @@ async function resolveValidForm(trx: Kysely<Database>, type: LinkedPostType, for
         return (await createLinkedPost(trx, type, readLinkedPostInput(type, form.fields, env), env)).id;
       } catch (error) {
         // A reason about a field of the inline record is a reason about the event's parameter.
-        if (error instanceof InvalidParamsError) throw invalidParam(type.kind, Object.values(error.failures)[0]);
+        if (error instanceof InvalidParamsError) throw new InvalidParamsError({ [type.kind]: Object.values(error.failures)[0] });
         throw error;
       }
     case 'invalid':
-      throw invalidParam(type.kind);
+      throw invalidParam(type.kind, form.reason);
   }
 }
 
@@ -566,7 +590,8 @@ async function resolveValidForm(trx: Kysely<Database>, type: LinkedPostType, for
  */
 export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string): Promise<number | null> {
   const form = venueForm(input);
-  if (!(await isValidForm(trx, VENUE, form, principal, ctx.now))) throw invalidParam('venue');
+  const verdict = await formVerdict(trx, VENUE, form, principal, ctx.now);
+  if (verdict !== true) throw invalidParam('venue', verdict);
   return resolveValidForm(trx, VENUE, form, { principal, now: ctx.now, siteZone });
 }
 
@@ -580,7 +605,8 @@ export async function resolveEventOrganizers(trx: Kysely<Database>, input: unkno
   const forms = organizerForms(input);
   // Every item is checked before anything is created.
   for (const form of forms) {
-    if (!(await isValidForm(trx, ORGANIZER, form, principal, ctx.now))) throw invalidParam('organizer');
+    const verdict = await formVerdict(trx, ORGANIZER, form, principal, ctx.now);
+    if (verdict !== true) throw invalidParam('organizer', verdict);
   }
   const ids: number[] = [];
   for (const form of forms) {

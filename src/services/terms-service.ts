@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { can, type Principal } from '../domain/auth/capabilities.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError, invalidParam } from '../domain/errors.ts';
+import { REASONS } from '../domain/reasons.ts';
 import { escapeSpecialChars } from '../domain/text/entities.ts';
 import { filterRichHtml, sanitizeTermName } from '../domain/text/html-filter.ts';
 import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
@@ -298,7 +299,8 @@ function termDescription(raw: string, principal: Principal): string {
 }
 
 /** 30 §1.6: sanitising, duplicate-name check, free slug, insert. Run inside the request's transaction. */
-export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, input: TermInput & { name: string }, principal: Principal): Promise<TermView> {
+/** Creates a term; the answer is read back from the row, so it shows exactly what was stored. */
+export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, input: TermInput & { name: string }, principal: Principal, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const name = termName(input.name);
   const parent = isHierarchical(taxonomy) ? (input.parent ?? 0) : 0;
@@ -309,7 +311,7 @@ export async function createTerm(trx: Kysely<Database>, taxonomy: Taxonomy, inpu
   const ancestors = await chainAbove(repo, parent);
   const description = input.description === undefined ? '' : termDescription(input.description, principal);
   const term = await insertTerm(repo, { taxonomy, name, slug, description, parent }, ancestors);
-  return { term: { ...term, count: 0 }, ancestors };
+  return (await getTerm(trx, taxonomy, term.id, now))!;
 }
 
 /**
@@ -337,7 +339,7 @@ async function refuseDuplicateName(repo: TermsRepository, taxonomy: Taxonomy, ca
 export async function updateTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: number, input: TermInput, principal: Principal, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const current = await repo.findById(taxonomy, id, utc(now));
-  if (!current) throw invalidParam('id');
+  if (!current) throw invalidParam('id', REASONS.unknownTerm);
   const changes: Partial<Pick<Term, 'name' | 'slug' | 'description' | 'parent'>> = {};
   if (input.name !== undefined) changes.name = termName(input.name);
   if (input.description !== undefined) changes.description = termDescription(input.description, principal);
@@ -360,14 +362,14 @@ export async function updateTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: 
     }
   }
   await repo.update(id, changes);
-  return { term: { ...current, ...changes }, ancestors };
+  return (await getTerm(trx, taxonomy, id, now))!;
 }
 
 /** 30 §1.8: permanent; the answer is the term as it was just before. */
 export async function deleteTerm(trx: Kysely<Database>, taxonomy: Taxonomy, id: number, now: Date): Promise<TermView> {
   const repo = new TermsRepository(trx);
   const view = await getTerm(trx, taxonomy, id, now);
-  if (!view) throw invalidParam('id');
+  if (!view) throw invalidParam('id', REASONS.unknownTerm);
   if (!(await repo.delete(view.term))) throw new RestError(500, 'rest_cannot_delete');
   return view;
 }

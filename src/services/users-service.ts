@@ -1,6 +1,7 @@
-import { isRole, type Role } from '../domain/auth/capabilities.ts';
+import { isRole, ROLES, type Role } from '../domain/auth/capabilities.ts';
 import type { Clock } from '../domain/dates/clock.ts';
 import { RestError, invalidParam } from '../domain/errors.ts';
+import { oneOf, REASONS } from '../domain/reasons.ts';
 import { isValidEmail, isValidLogin, toUser, type User } from '../domain/users/user.ts';
 import type { Storage } from '../storage/database.ts';
 import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
@@ -36,10 +37,10 @@ export class UsersService {
   }
 
   async create(input: NewUser): Promise<{ user: User; password: string }> {
-    if (!isValidLogin(input.login)) throw invalidParam('login', { messageKey: 'invalid_login' });
-    if (!isRole(input.role)) throw invalidParam('role');
+    if (!isValidLogin(input.login)) throw invalidParam('login', REASONS.login, { messageKey: 'invalid_login' });
+    if (!isRole(input.role)) throw invalidParam('role', oneOf(ROLES));
     const email = input.email ?? '';
-    if (email !== '' && !isValidEmail(email)) throw invalidParam('email', { messageKey: 'invalid_email' });
+    if (email !== '' && !isValidEmail(email)) throw invalidParam('email', REASONS.email, { messageKey: 'invalid_email' });
     if (await this.users.findByLogin(input.login)) throw new RestError(400, 'existing_user_login');
     const password = generateAppPassword();
     const hash = hashAppPassword(await this.key(), password);

@@ -17,21 +17,20 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Waits until a started process prints the address it listens on; `output()` is everything it
+ * printed so far (stdout and stderr).
+ */
+export async function untilListening(child: ChildProcess, timeoutMs = 30_000): Promise<{ origin: string; output: () => string }> {
   let output = '';
   const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the service did not start in time:\n${output}`)), timeoutMs);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(match[1]!);
       }
     };
     child.stdout!.on('data', read);
@@ -41,10 +40,20 @@ export async function startService(env: Record<string, string>): Promise<Service
       reject(new Error(`the service exited with ${code} before listening:\n${output}`));
     });
   });
+  return { origin, output: () => output };
+}
+
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { origin, output } = await untilListening(child);
   const service: ServiceProcess = {
     origin,
     child,
-    output: () => output,
+    output,
     killed: false,
     async kill() {
       service.killed = true;

@@ -42,6 +42,14 @@ export function canDeleteRecord(principal: Principal | null, record: OwnedRecord
 }
 
 /**
+ * Whether the terms of a record may be listed (WordPress's check_read_terms_permission_for_post):
+ * a readable record, and for a password-protected one the right to edit it.
+ */
+export function canReadTermsOf(principal: Principal | null, record: OwnedRecord & { password: string }): boolean {
+  return record.password === '' ? canReadRecord(principal, record) : canEditRecord(principal, record);
+}
+
+/**
  * WordPress `read_post` (40 §5.3): published records are public; own records are readable by
  * any signed-in user; others' private ones need `read_private`, others' drafts, pending,
  * scheduled and trashed ones need the edit-others right.

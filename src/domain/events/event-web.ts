@@ -18,7 +18,7 @@ export function eventWebsite(stored: string | null, pageUrl: string): string {
 
 // WordPress's wp_allowed_protocols(): a website with another scheme (javascript:, data:) could
 // run code in the clients that render it as a link.
-const ALLOWED_SCHEMES = new Set([
+export const WEBSITE_SCHEMES = new Set([
   'http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed',
   'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn',
 ]);
@@ -27,7 +27,7 @@ const NEEDS_HOST = new Set(['http', 'https', 'ftp', 'ftps']);
 /** The `website` input check (10-events §6.1): an absolute URL with a scheme (PHP FILTER_VALIDATE_URL). */
 export function isValidWebsite(value: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-  if (scheme === undefined || !ALLOWED_SCHEMES.has(scheme) || /\s/.test(value)) return false;
+  if (scheme === undefined || !WEBSITE_SCHEMES.has(scheme) || /\s/.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);

@@ -1,4 +1,4 @@
-import { invalidParam, type ParamFailure } from '../errors.ts';
+import { InvalidParamsError, type ParamFailure, type Reason } from '../errors.ts';
 import type { MessageKey } from '../../i18n/catalog.ts';
 import {
   flushNegligible, isLatitude, isLongitude, MAX_RADIUS, parseDecimal, parseUnit, toKm, UNIT_SPELLINGS,
@@ -12,7 +12,7 @@ import {
  */
 
 function failure(code: MessageKey, vars: Record<string, string | number>): ParamFailure {
-  return { code, messageKey: code, vars };
+  return { messageKey: code, vars, reason: { code, messageKey: code, vars } };
 }
 
 type Axis = 'lat' | 'lng';
@@ -41,6 +41,11 @@ export function checkCoordinateField(name: string, value: unknown): true | Param
   return typeof parsed === 'number' ? true : parsed;
 }
 
+/** The reason a coordinate field is refused, for the documentation of the rule (the check names the exact one). */
+export function coordinateReason(name: string): Reason {
+  return { code: 'geo-not-a-number', messageKey: 'geo-not-a-number', vars: { param: name } };
+}
+
 /** What a request does to the coordinates: absent = unchanged, null = clear. */
 export interface CoordinateChange {
   lat?: number | null;
@@ -57,11 +62,11 @@ function readAxis(source: Readonly<Record<string, unknown>>, axis: Axis): { valu
     if (raw === '') value = null;
     else {
       const parsed = coordinate(name, raw, axis);
-      if (typeof parsed !== 'number') throw invalidParam(name, parsed);
+      if (typeof parsed !== 'number') throw new InvalidParamsError({ [name]: parsed });
       value = parsed;
     }
     if (read.name !== undefined && read.value !== value) {
-      throw invalidParam(name, failure('geo-aliases-disagree', { param: name, other: read.name }));
+      throw new InvalidParamsError({ [name]: failure('geo-aliases-disagree', { param: name, other: read.name }) });
     }
     read = { value, name };
   }
@@ -88,7 +93,7 @@ export function readCoordinateChange(
     const aliases = lat.name === 'latitude' || lng.name === 'longitude';
     const missing = finalLat === null ? (aliases ? 'latitude' : 'geo_lat') : aliases ? 'longitude' : 'geo_lng';
     const other = finalLat === null ? (lng.name ?? 'geo_lng') : (lat.name ?? 'geo_lat');
-    throw invalidParam(missing, failure('geo-coordinate-missing', { param: missing, other }));
+    throw new InvalidParamsError({ [missing]: failure('geo-coordinate-missing', { param: missing, other }) });
   }
   return change;
 }

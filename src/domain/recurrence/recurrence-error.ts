@@ -20,6 +20,6 @@ export class RecurrenceError extends Error {
 
   /** The 400 `rest_invalid_param` naming the reason in `data.details.recurrence` (60 §9). */
   toParamError(param = 'recurrence'): InvalidParamsError {
-    return invalidParam(param, { code: this.code, codeMessageKey: this.code, vars: this.vars });
+    return invalidParam(param, { code: this.code, messageKey: this.code, vars: this.vars });
   }
 }

@@ -43,15 +43,21 @@ export function parameterObject(name: string, spec: ArgSpec, location: 'path' | 
   };
   // Lists travel as `a=1,2`: a repeated name keeps only its last value here, as in PHP.
   if (location === 'query' && schema.type === 'array') parameter.explode = false;
-  if (spec.extension) parameter[EXTENSION_KEY] = true;
+  markExtension(parameter, spec, describe);
   return parameter;
 }
 
 /** A property of a request body: `description` first, then the value's schema (the reference's order). */
 export function bodyProperty(spec: ArgSpec, describe: Describe): Record<string, unknown> {
   const property: Record<string, unknown> = { description: describe(spec.description), ...argSchema(spec) };
-  if (spec.extension) property[EXTENSION_KEY] = true;
+  markExtension(property, spec, describe);
   return property;
+}
+
+/** `x-calendar-extension` for a whole argument of this service; `…-note` for what it accepts beyond the reference's. */
+function markExtension(target: Record<string, unknown>, spec: ArgSpec, describe: Describe): void {
+  if (spec.extension) target[EXTENSION_KEY] = true;
+  if (spec.extensionNote) target[`${EXTENSION_KEY}-note`] = describe(spec.extensionNote);
 }
 
 /**

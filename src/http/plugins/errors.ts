@@ -19,16 +19,11 @@ function restErrorBody(error: RestError, request: FastifyRequest): ErrorBody {
     const details: Record<string, unknown> = {};
     for (const [name, failure] of Object.entries(error.failures)) {
       params[name] = translate(lang, failure.messageKey ?? 'rest_invalid_param_generic', failure.vars);
-      if (failure.code) {
-        details[name] = {
-          code: failure.code,
-          message: translate(lang, failure.codeMessageKey ?? failure.messageKey ?? 'rest_invalid_param_generic', failure.vars),
-          data: { status: 400 },
-        };
-      }
+      const { reason } = failure;
+      details[name] = { code: reason.code, message: translate(lang, reason.messageKey, reason.vars), data: { status: 400 } };
     }
     data.params = params;
-    data.details = Object.keys(details).length > 0 ? details : [];
+    data.details = details;
   }
   return { code: error.code, message: translate(lang, error.messageKey, error.vars), data };
 }

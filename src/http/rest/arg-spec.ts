@@ -23,13 +23,20 @@ export interface ArgSpec {
   in?: 'path' | 'query' | 'body';
   /** Not in the reference API: documented as an extension of this service. */
   extension?: boolean;
+  /** An argument of the reference that accepts more here: what, in English (documented as `x-calendar-extension-note`). */
+  extensionNote?: string;
   /**
-   * Step 5 of the reference's request processing: a validator run on the raw value. Returning
-   * false reports the generic "Invalid parameter." note; a ParamFailure carries its own note.
+   * Step 5 of the reference's request processing: a validator run on the raw value. A refusal
+   * is a ParamFailure, which must name its reason (build one with `rule()` from a predicate).
    */
-  validate?: (value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>) => boolean | ParamFailure | Promise<boolean | ParamFailure>;
+  validate?: Validator;
   /** Replaces the schema-driven type coercion of step 6 (the arg converts its own value). */
   sanitize?: (value: unknown) => unknown;
 }
 
 export type ArgSpecs = Record<string, ArgSpec>;
+
+/** A validator's verdict: accepted, or refused with a reason (there is no bare `false`). */
+export type Verdict = true | ParamFailure;
+
+export type Validator = (value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>) => Verdict | Promise<Verdict>;

@@ -1,5 +1,6 @@
 import type { ArgSpec, ArgType } from './arg-spec.ts';
-import type { ParamFailure } from '../../domain/errors.ts';
+import type { ParamFailure, Reason } from '../../domain/errors.ts';
+import { oneOf, REASONS, tooLarge, tooManyItems, tooSmall } from '../../domain/reasons.ts';
 
 type Coerced = { ok: true; value: unknown } | { ok: false; failure: ParamFailure };
 
@@ -9,8 +10,16 @@ export const MAX_LIST_ITEMS = 100;
 const INTEGER = /^\s*[+-]?\d+\s*$/;
 const NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
-function typeFailure(name: string, type: string): { ok: false; failure: ParamFailure } {
-  return { ok: false, failure: { messageKey: 'rest_invalid_type', vars: { param: name, type } } };
+const TYPE_REASONS: Record<Exclude<ArgType, 'array'>, Reason> = {
+  integer: REASONS.integer,
+  number: REASONS.number,
+  boolean: REASONS.boolean,
+  string: REASONS.string,
+  object: REASONS.object,
+};
+
+function typeFailure(name: string, type: Exclude<ArgType, 'array'>): { ok: false; failure: ParamFailure } {
+  return { ok: false, failure: { messageKey: 'rest_invalid_type', vars: { param: name, type }, reason: TYPE_REASONS[type] } };
 }
 
 /** WordPress's wp_parse_list: a list may arrive as `a,b`, `a b`, `a[]=..` or `a[0]=..`. */
@@ -67,7 +76,7 @@ export function coerceArg(name: string, value: unknown, spec: ArgSpec): Coerced 
     const list = parseList(result.value);
     const maxItems = spec.maxItems ?? MAX_LIST_ITEMS;
     if (list.length > maxItems) {
-      return { ok: false, failure: { messageKey: 'rest_too_many_items', vars: { param: name, max: maxItems } } };
+      return { ok: false, failure: { messageKey: 'rest_too_many_items', vars: { param: name, max: maxItems }, reason: tooManyItems(maxItems) } };
     }
     if (spec.items) {
       const items: unknown[] = [];
@@ -75,7 +84,7 @@ export function coerceArg(name: string, value: unknown, spec: ArgSpec): Coerced 
         const coerced = coerceScalar(`${name}[${index}]`, item, spec.items.type);
         if (!coerced.ok) return coerced;
         if (spec.items.enum && !spec.items.enum.includes(String(coerced.value))) {
-          return { ok: false, failure: { messageKey: 'rest_invalid_enum', vars: { param: `${name}[${index}]`, values: spec.items.enum.join(', ') } } };
+          return { ok: false, failure: { messageKey: 'rest_invalid_enum', vars: { param: `${name}[${index}]`, values: spec.items.enum.join(', ') }, reason: oneOf(spec.items.enum) } };
         }
         items.push(coerced.value);
       }
@@ -86,14 +95,14 @@ export function coerceArg(name: string, value: unknown, spec: ArgSpec): Coerced 
   }
   const coercedValue = result.value;
   if (spec.enum && !spec.enum.includes(String(coercedValue))) {
-    return { ok: false, failure: { messageKey: 'rest_invalid_enum', vars: { param: name, values: spec.enum.join(', ') } } };
+    return { ok: false, failure: { messageKey: 'rest_invalid_enum', vars: { param: name, values: spec.enum.join(', ') }, reason: oneOf(spec.enum) } };
   }
   if (typeof coercedValue === 'number') {
     if (spec.minimum !== undefined && coercedValue < spec.minimum) {
-      return { ok: false, failure: { messageKey: 'rest_too_small', vars: { param: name, min: spec.minimum } } };
+      return { ok: false, failure: { messageKey: 'rest_too_small', vars: { param: name, min: spec.minimum }, reason: tooSmall(spec.minimum) } };
     }
     if (spec.maximum !== undefined && coercedValue > spec.maximum) {
-      return { ok: false, failure: { messageKey: 'rest_invalid_param_generic' } };
+      return { ok: false, failure: { reason: tooLarge(spec.maximum) } };
     }
   }
   return result;

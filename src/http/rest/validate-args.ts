@@ -59,9 +59,8 @@ export async function validateArgs(
   for (const [name, value] of Object.entries(present)) {
     const validate = specs[name].validate;
     if (!validate) continue;
-    const outcome = await validate(value, ctx, raw);
-    if (outcome === true) continue;
-    validatorFailures[name] = outcome === false ? {} : outcome;
+    const verdict = await validate(value, ctx, raw);
+    if (verdict !== true) validatorFailures[name] = verdict;
   }
   if (Object.keys(validatorFailures).length > 0) throw new InvalidParamsError(validatorFailures);
 

@@ -1,4 +1,18 @@
+import type { Reason } from '../../domain/errors.ts';
+import { can } from '../../domain/auth/capabilities.ts';
+import { REASONS, statusFilter } from '../../domain/reasons.ts';
+import { parseStatusFilter, STATUSES } from '../../domain/status.ts';
+import type { RestContext } from './context.ts';
+import type { Validator } from './arg-spec.ts';
+
 /** Small validators shared by the route declarations (step 5 of the reference's processing). */
+
+type Predicate = (value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>;
+
+/** A validator from a yes/no check and the reason a "no" is given. */
+export function rule(accepts: Predicate, reason: Reason): Validator {
+  return async (value, ctx, raw) => ((await accepts(value, ctx, raw)) ? true : { reason });
+}
 
 /** A positive integer given as a JSON number or as digits, or undefined. */
 export function positiveInteger(value: unknown): number | undefined {
@@ -12,6 +26,11 @@ export function isPositiveInteger(value: unknown): boolean {
   return positiveInteger(value) !== undefined;
 }
 
-export function isNonEmptyString(value: unknown): boolean {
-  return typeof value === 'string' && value !== '';
-}
+
+export const positiveIntegerRule = rule(isPositiveInteger, REASONS.positiveInteger);
+export const nonEmptyStringRule: Validator = (value) =>
+  typeof value !== 'string' ? { reason: REASONS.string } : value === '' ? { reason: REASONS.notEmpty } : true;
+
+/** The status filter of a list (events, venues, organizers); what it accepts depends on the caller. */
+export const statusFilterRule: Validator = (value, ctx) =>
+  parseStatusFilter(value, ctx.user) !== null || { reason: statusFilter(STATUSES, can(ctx.user, 'edit_posts')) };

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,18 @@ import { INFO_TITLE } from '../openapi/document.ts';
 import { NAMESPACE } from '../rest/urls.ts';
 
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const OWN_ASSETS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../openapi/ui');
+const OWN_ASSETS_DIR = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'src/http/openapi/ui');
+
+/**
+ * The folder holding package.json, found by walking up: this module runs both from the sources
+ * (src/http/routes/) and from the `npm start` bundle (dist/), at different depths.
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 /** The only files served under `{base}/docs/assets/`: the UI package ships more (demo pages, source maps). */
 const ASSETS = new Set(['/swagger-ui.css', '/swagger-ui-bundle.js', '/favicon-32x32.png', '/favicon-16x16.png', '/docs-init.js']);

@@ -1,6 +1,7 @@
 import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { invalidParam, RestError } from '../../domain/errors.ts';
+import { REASONS } from '../../domain/reasons.ts';
 import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { eventOwnership, EventsService, type Scope } from '../../services/events-service.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
@@ -8,6 +9,7 @@ import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../rest/validate-args.ts';
 import { serializeEvent } from '../serializers/event-serializer.ts';
+import { nonEmptyStringRule } from '../rest/validators.ts';
 import {
   contextArg,
   eventFields,
@@ -121,8 +123,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     args: createArgs,
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
-      const event = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }));
-      return { status: 201, body: await serializeEvent(db, event, ctx) };
+      const body = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }), (trx, event) => serializeEvent(trx, event, ctx));
+      return { status: 201, body };
     },
   };
 
@@ -132,7 +134,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
         read(
-          { id: idArg, password: { type: 'string', description: 'The password of a protected event.', validate: (value) => typeof value === 'string' && value !== '' } },
+          { id: idArg, password: { type: 'string', description: 'The password of a protected event.', validate: nonEmptyStringRule } },
           (_ctx, params) => params.get('id'),
         ),
         {
@@ -170,7 +172,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
           permission: async (ctx, params) => {
             // The new slug is a parameter like the others: judged before the permission.
             const renamed = params.shadowed.slug;
-            if (renamed !== undefined && (typeof renamed !== 'string' || renamed === '')) throw invalidParam('slug');
+            if (renamed !== undefined && (typeof renamed !== 'string' || renamed === '')) throw invalidParam('slug', typeof renamed === 'string' ? REASONS.notEmpty : REASONS.string);
             return mayChange(ctx, await idOfSlug(ctx, params), 'edit');
           },
           handler: async (ctx, params) => update(ctx, await idOfSlug(ctx, params), params, bySlugUpdateArgs, true),

@@ -4,6 +4,7 @@ import { can } from '../../domain/auth/capabilities.ts';
 import type { Clock } from '../../domain/dates/clock.ts';
 import { parseTimeZone } from '../../domain/dates/time-zone.ts';
 import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
+import { oneOf, REASONS } from '../../domain/reasons.ts';
 import { IcalInputError, IcalTooLargeError } from '../../domain/ical/ical-input.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
 import { fetchIcal } from '../../services/ical-fetch.ts';
@@ -30,11 +31,11 @@ function tooLarge(limit: string): RestError {
 function importOptions(fields: Record<string, unknown>): ImportOptions {
   const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
   const status = text('status') ?? 'publish';
-  if (!STATUSES.includes(status)) throw invalidParam('status');
+  if (!STATUSES.includes(status)) throw invalidParam('status', oneOf(STATUSES));
   const update = text('update') ?? 'overwrite';
-  if (update !== 'overwrite' && update !== 'skip') throw invalidParam('update');
+  if (update !== 'overwrite' && update !== 'skip') throw invalidParam('update', oneOf(['overwrite', 'skip']));
   const timezone = text('timezone');
-  if (timezone !== undefined && parseTimeZone(timezone) === null) throw invalidParam('timezone');
+  if (timezone !== undefined && parseTimeZone(timezone) === null) throw invalidParam('timezone', REASONS.timezone);
   const given = fields.category;
   const categories = (Array.isArray(given) ? given : given === undefined ? [] : [given]).filter((item): item is string => typeof item === 'string');
   const dryRun = ['1', 'true', 'yes'].includes(String(fields.dry_run ?? '').toLowerCase());

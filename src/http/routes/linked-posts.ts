@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
+import { pageSize, REASONS } from '../../domain/reasons.ts';
 import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
 import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { defaultListStatuses, parseStatusFilter } from '../../domain/status.ts';
@@ -22,7 +23,7 @@ import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
 import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
 import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
-import { isPositiveInteger } from '../rest/validators.ts';
+import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
@@ -67,6 +68,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
   const db = deps.storage.db;
   const writeEnv = (ctx: RestContext): WriteEnv => ({ principal: ctx.user!, now: ctx.now, siteZone: deps.config.timezone });
   const errorCode = (suffix: string) => `${type.kind}-${suffix}`;
+  const unknownRecord = type.kind === 'venue' ? REASONS.unknownVenue : REASONS.unknownOrganizer;
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   /** Unlocked by the exact password or by context=edit from a caller who may edit it (40 §8). */
@@ -80,15 +82,18 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
 
   const fieldArgs = (isCreate: boolean): ArgSpecs => {
     const args: ArgSpecs = {};
-    for (const [name, rule] of Object.entries(linkedFieldRules(type))) {
+    for (const [name, field] of Object.entries(linkedFieldRules(type))) {
       args[name] = {
-        type: rule.docType,
-        description: rule.description,
+        type: field.docType,
+        description: field.description,
         required: isCreate && name === type.nameKey,
         // The handlers read the validated raw values (null clears some fields), so no coercion.
         sanitize: (value) => value,
-        validate: (value, ctx) => rule.check(value, db, ctx.user, ctx.now),
-        ...(rule.extension ? { extension: true } : {}),
+        validate: async (value, ctx) => {
+          const verdict = await field.check(value, db, ctx.user, ctx.now);
+          return verdict === true || (verdict === false ? { reason: field.reason } : verdict);
+        },
+        ...(field.extension ? { extension: true } : {}),
       };
     }
     return args;
@@ -110,10 +115,10 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         description: `Unique identifier for the ${type.kind}.`,
         required: true,
         in: 'path',
-        validate: async (value, ctx) => {
+        validate: rule(async (value, ctx) => {
           const id = idOf(value);
           return id !== undefined && (await findLinkedPostById(db, type, id, ctx.now)) !== undefined;
-        },
+        }, unknownRecord),
       },
     },
     find: (executor, raw, now) => findLinkedPostById(executor, type, idOf(raw.id)!, now),
@@ -126,7 +131,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         description: `The ${type.kind} slug.`,
         required: true,
         in: 'path',
-        validate: async (value, ctx) => typeof value === 'string' && (await findLinkedPostBySlug(db, type, normalizeSlugLookup(value), ctx.now)) !== undefined,
+        validate: rule(async (value, ctx) => typeof value === 'string' && (await findLinkedPostBySlug(db, type, normalizeSlugLookup(value), ctx.now)) !== undefined, unknownRecord),
       },
     },
     find: (executor, raw, now) => findLinkedPostBySlug(executor, type, normalizeSlugLookup(String(raw.slug)), now),
@@ -135,7 +140,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
   /** The record of a validated single-record request; gone meanwhile = unknown. */
   async function locate(executor: Kysely<Database>, locator: Locator, params: Params, now: Date): Promise<LinkedRecord> {
     const record = await locator.find(executor, params.raw, now);
-    if (!record) throw invalidParam(Object.keys(locator.args)[0]);
+    if (!record) throw invalidParam(Object.keys(locator.args)[0], unknownRecord);
     return record;
   }
 
@@ -143,26 +148,26 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     methods: ['GET'],
     summary: `The ${type.collection}, newest first, one page at a time.`,
     args: {
-      page: { type: 'integer', default: 1, minimum: 1, description: 'The archive page to return.', validate: isPositiveInteger },
+      page: { type: 'integer', default: 1, minimum: 1, description: 'The archive page to return.', validate: positiveIntegerRule },
       per_page: {
         type: 'integer',
         default: DEFAULT_PER_PAGE,
         minimum: 1,
         description: `The number of ${type.collection} to return on each page (at most ${MAX_PER_PAGE}).`,
-        validate: isPositiveInteger,
+        validate: rule(isPositiveInteger, pageSize(MAX_PER_PAGE)),
       },
       search: {
         type: 'string',
         description: `Only the ${type.collection} with every word of this text in one of their fields.`,
-        validate: (value) => typeof value === 'string' && value !== '',
+        validate: nonEmptyStringRule,
       },
       event: {
         type: 'integer',
         description: `Only the ${type.collection} linked to this event.`,
-        validate: async (value, ctx) => {
+        validate: rule(async (value, ctx) => {
           const id = idOf(value);
           return id !== undefined && eventExists(db, id, ctx.now);
-        },
+        }, REASONS.unknownEvent),
       },
       has_events: {
         description: `With a true value, only the ${type.collection} linked to published, scheduled or private events; otherwise only those linked to none.`,
@@ -170,7 +175,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       only_with_upcoming: { default: false, description: `With a true value, only the ${type.collection} linked to events that have not started yet.` },
       status: {
         description: `The statuses of the ${type.collection} to return; only "publish" unless the caller may edit them ("any": every status but trash).`,
-        validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
+        validate: statusFilterRule,
       },
       ...readArgs,
       ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : {}),
@@ -241,11 +246,15 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
       const env = writeEnv(ctx);
-      const record = await writeOrFail('create', () =>
-        db.transaction().execute((trx) => createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env)),
+      // Rendered inside the transaction: the answer shows what this request stored, not a later write.
+      const body = await writeOrFail('create', () =>
+        db.transaction().execute(async (trx) => {
+          const record = await createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env);
+          // Create, update and delete responses are never unlocked by a password (20 §7).
+          return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
+        }),
       );
-      // Create, update and delete responses are never unlocked by a password (20 §7).
-      return { status: 201, body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+      return { status: 201, body };
     },
   };
 
@@ -279,14 +288,15 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       permission: async (ctx, params) => canEditRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
       handler: async (ctx, params) => {
         const env = writeEnv(ctx);
-        const record = await writeOrFail('update', () =>
+        const body = await writeOrFail('update', () =>
           db.transaction().execute(async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
-            return updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            const record = await updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
           }),
         );
-        return { body: await render(db, record, ctx, { jsonLd: false, locked: record.password !== '' }) };
+        return { body };
       },
     },
     {

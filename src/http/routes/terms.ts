@@ -1,7 +1,12 @@
 import type { Kysely } from 'kysely';
 import { canManageCategories, canManageTags, type Principal } from '../../domain/auth/capabilities.ts';
+import { canReadTermsOf } from '../../domain/auth/record-permissions.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { RestError, forbidden, invalidParam } from '../../domain/errors.ts';
+import { pageSize, REASONS } from '../../domain/reasons.ts';
 import { createTerm, deleteTerm, getTerm, listTerms, termsExist, updateTerm, type TermInput, type TermView } from '../../services/terms-service.ts';
+import { eventOwnership } from '../../services/events-service.ts';
+import { EventsRepository } from '../../storage/repositories/events-repository.ts';
 import { ObjectsRepository } from '../../storage/repositories/objects-repository.ts';
 import { TermsRepository } from '../../storage/repositories/terms-repository.ts';
 import type { Database, Taxonomy } from '../../storage/schema.ts';
@@ -12,7 +17,7 @@ import type { RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../rest/validate-args.ts';
 import { TERM_COLLECTIONS, isHierarchical, serializeTerm } from '../serializers/term-serializer.ts';
 import type { AppDeps } from './index.ts';
-import { isNonEmptyString, positiveInteger } from '../rest/validators.ts';
+import { isPositiveInteger, nonEmptyStringRule, positiveInteger, positiveIntegerRule, rule } from '../rest/validators.ts';
 
 /** Values above this are silently lowered (30 §1.4 `per_page`). */
 const MAX_PER_PAGE = 50;
@@ -54,24 +59,25 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
   const hierarchical = isHierarchical(taxonomy);
   const collection = TERM_COLLECTIONS[taxonomy];
 
-  const existingIn = (of: Taxonomy) => async (value: unknown) => {
-    const id = positiveInteger(value);
-    return id !== undefined && new TermsRepository(db).exists(of, id);
-  };
+  const existingIn = (of: Taxonomy) =>
+    rule(async (value) => {
+      const id = positiveInteger(value);
+      return id !== undefined && new TermsRepository(db).exists(of, id);
+    }, REASONS.unknownTerm);
   const existingTerm = existingIn(taxonomy);
   const existingCategory = existingIn('tribe_events_cat');
-  const existingEvent = async (value: unknown) => {
+  const existingEvent = rule(async (value) => {
     const id = positiveInteger(value);
     return id !== undefined && (await new ObjectsRepository(db).kindOf(id)) === 'event';
-  };
+  }, REASONS.unknownEvent);
   // Items may name terms by id, slug or name to pass; only ids then select anything (30 §1.4).
   const termList = (description: string): ArgSpec => ({
     description,
     items: { type: 'integer' },
-    validate: (value) => termsExist(db, taxonomy, parseList(value)),
+    validate: rule((value) => termsExist(db, taxonomy, parseList(value)), REASONS.unknownTerms),
     sanitize: (value) => parseList(value).map((item) => positiveInteger(typeof item === 'string' ? item.trim() : item) ?? 0),
   });
-  const text = (description: string): ArgSpec => ({ description, type: 'string', validate: isNonEmptyString });
+  const text = (description: string): ArgSpec => ({ description, type: 'string', validate: nonEmptyStringRule });
   const idArg: ArgSpec = { description: `The ${noun} term ID.`, type: 'integer', required: true, validate: existingTerm };
   const parentArg: ArgSpec = { description: 'The parent term ID.', type: 'integer', validate: existingCategory };
   const writeArgs: ArgSpecs = {
@@ -81,8 +87,8 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
   };
 
   const listArgs: ArgSpecs = {
-    page: { default: 1, description: 'The archive page to return.', type: 'integer', validate: (value) => positiveInteger(value) !== undefined },
-    per_page: { default: '10', description: 'The number of terms to return on each page.', type: 'integer', validate: (value) => positiveInteger(value) !== undefined },
+    page: { default: 1, description: 'The archive page to return.', type: 'integer', validate: positiveIntegerRule },
+    per_page: { default: '10', description: 'The number of terms to return on each page.', type: 'integer', validate: rule(isPositiveInteger, pageSize(MAX_PER_PAGE)) },
     search: text('Limit results to those matching a string.'),
     exclude: termList('Ensure result set excludes specific IDs.'),
     include: termList('Limit result set to specific IDs.'),
@@ -119,6 +125,14 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
           methods: ['GET'],
           summary: `List ${collection}.`,
           args: listArgs,
+          // The terms of an event the caller may not read stay hidden, as in current WordPress.
+          permission: async (ctx, params) => {
+            const eventId = params.get<number | undefined>('event') ?? params.get<number | undefined>('post');
+            if (eventId === undefined) return true;
+            const event = await new EventsRepository(db, formatWall(ctx.now)).findById(eventId);
+            if (event === undefined || canReadTermsOf(ctx.user, eventOwnership(event))) return true;
+            throw new RestError(ctx.user === null ? 401 : 403, 'rest_forbidden_context');
+          },
           handler: async (ctx, params) => {
             const page = params.get<number>('page');
             const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
@@ -170,7 +184,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
             const fields = { ...input(params), name: params.get<string>('name') };
-            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal));
+            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
             return { status: 201, body: body(view, ctx, true), headers: { Location: ctx.urls.nsUrl(`/${collection}/${view.term.id}`) } };
           },
         },
@@ -185,7 +199,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
           args: { id: idArg },
           handler: async (ctx, params) => {
             const view = await getTerm(db, taxonomy, params.get<number>('id'), ctx.now);
-            if (!view) throw invalidParam('id');
+            if (!view) throw invalidParam('id', REASONS.unknownTerm);
             return { body: body(view, ctx, true) };
           },
         },

@@ -59,6 +59,8 @@ export const da: Readonly<Record<string, string>> = {
   'Tags by ID, slug or name (new names create tags).': 'Tags efter ID, slug eller navn (nye navne opretter tags).',
   'The venue: an ID, an object with an ID, or the data of a new venue.': 'Spillestedet: et ID, et objekt med et ID eller data for et nyt spillested.',
   'The organizers: a list of IDs, objects with an ID, or the data of new organizers.': "Arrangørerne: en liste af ID'er, objekter med et ID eller data for nye arrangører.",
+  'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.': 'Et spillested givet som en liste med ét accepteres som det spillested; en liste med flere afvises, da en begivenhed har ét spillested.',
+  'One organizer object (or ID) is accepted as a list of one.': 'Ét arrangørobjekt (eller ID) accepteres som en liste med ét.',
   'Protects the event with this password; empty removes it.': 'Beskytter begivenheden med denne adgangskode; tom fjerner den.',
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "Af hver gentagen serie kun den tidligste forekomst, der opfylder de øvrige filtre.",
   "Makes the event a recurring series: {\"rrule\", \"rdate\", \"exdate\"} or RFC 5545 lines (RRULE, RDATE, EXDATE); null, \"\", [] or false removes it.": "Gør begivenheden til en gentagen serie: {\"rrule\", \"rdate\", \"exdate\"} eller RFC 5545-linjer (RRULE, RDATE, EXDATE); null, \"\", [] eller false fjerner den.",

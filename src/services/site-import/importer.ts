@@ -284,11 +284,11 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       }
       let view;
       try {
-        view = await createTerm(trx, taxonomy, { ...fields, ...(slug === '' ? {} : { slug }) }, user);
+        view = await createTerm(trx, taxonomy, { ...fields, ...(slug === '' ? {} : { slug }) }, user, ctx.now);
       } catch (error) {
         // A local term of the same name holds this slug: the copy takes the next free one.
         if (!(error instanceof RestError) || error.code !== 'term_exists' || slug === '') throw error;
-        view = await createTerm(trx, taxonomy, { ...fields, slug: `${slug}-2` }, user);
+        view = await createTerm(trx, taxonomy, { ...fields, slug: `${slug}-2` }, user, ctx.now);
       }
       noteSlug(view.term.slug);
       return view.term.id;
@@ -299,7 +299,9 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       const failures: Record<string, ParamFailure> = {};
       const rules = linkedFieldRules(type);
       for (const [name, value] of Object.entries(body)) {
-        if (value !== null && rules[name] && !(await rules[name].check(value, trx, user, ctx.now))) failures[name] = {};
+        if (value === null || !rules[name]) continue;
+        const verdict = await rules[name].check(value, trx, user, ctx.now);
+        if (verdict !== true) failures[name] = verdict === false ? { reason: rules[name].reason } : verdict;
       }
       if (Object.keys(failures).length > 0) throw new InvalidParamsError(failures);
       const env: WriteEnv = { principal: user, now: ctx.now, siteZone: options.siteZone };
@@ -318,7 +320,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     const params = await validateArgs(specs, localId === undefined ? withoutNulls(body) : body, ctx);
     const fields = eventFields(params, specs, { update: localId !== undefined });
     const event = localId === undefined
-      ? await events.create(ctx, user, fields)
+      ? await events.create(ctx, user, fields, async (_trx, created) => created)
       : await events.update(ctx, user, localId, fields, async (_trx, updated) => updated);
     noteSlug(event.slug);
     for (const [edge, stored] of [['utc_start_date', event.start_utc], ['utc_end_date', event.end_utc]] as const) {

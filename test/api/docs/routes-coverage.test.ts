@@ -21,7 +21,7 @@ function documentedArgs(operation: any): Map<string, { schema: any; description:
   }
   const body = operation.requestBody?.content['application/x-www-form-urlencoded'].schema;
   for (const [name, property] of Object.entries<any>(body?.properties ?? {})) {
-    const { description, ['x-calendar-extension']: _extension, ...schema } = property;
+    const { description, ['x-calendar-extension']: _extension, ['x-calendar-extension-note']: _note, ...schema } = property;
     args.set(name, { schema, description, required: (body.required ?? []).includes(name) });
   }
   return args;

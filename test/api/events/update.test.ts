@@ -241,11 +241,11 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(invalidParams(await t.request('PATCH', `${EVENTS}/${event.id}`, { as: 'editor', body: { start_date: 'whenever' } })), ['start_date']);
     });
 
-    test('a failing inline venue writes nothing', async () => {
+    test('a failing inline organizer writes nothing', async () => {
       const event = await createEvent(t, 'editor', { title: 'Untouched' });
-      const res = await patch(event.id, { title: 'Touched', categories: 'Fresh Term', venue: [{ venue: 'List' }] });
+      const res = await patch(event.id, { title: 'Touched', categories: 'Fresh Term', venue: { venue: 'Fresh Hall' }, organizer: 'Comma,List' });
       assert.equal(res.status, 400);
-      assert.equal(res.body.code, 'could-not-create-venue');
+      assert.equal(res.body.code, 'could-not-create-organizer');
       const after = await t.request('GET', `${EVENTS}/${event.id}`);
       assert.equal(after.body.title, 'Untouched');
       assert.deepEqual(after.body.categories, []);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Role } from '../../../src/domain/auth/capabilities.ts';
 import { InvalidParamsError, RestError } from '../../../src/domain/errors.ts';
+import { REASONS } from '../../../src/domain/reasons.ts';
 import type { User } from '../../../src/domain/users/user.ts';
 import type { RestContext } from '../../../src/http/rest/context.ts';
 import { UrlBuilder } from '../../../src/http/rest/urls.ts';
@@ -61,7 +62,7 @@ for (const dialect of DIALECTS) {
         assert.equal(await venueOf(input), venue.id, JSON.stringify(input));
       }
       for (const input of [organizer.id, 999999, 'foo', true, { id: 'x' }]) await rejects(venueOf(input), invalidParamOf('venue'));
-      assert.equal(await validateEventVenueInput(t.storage.db, organizer.id, user('author')), false);
+      assert.deepEqual(await validateEventVenueInput(t.storage.db, organizer.id, user('author')), REASONS.unknownVenue);
       assert.equal(await validateEventVenueInput(t.storage.db, venue.id, user('author')), true);
     });
 
@@ -80,21 +81,27 @@ for (const dialect of DIALECTS) {
       const before = await count('venues');
       for (const input of [{ city: 'No name' }, { venue: '' }, { venue: 'X', website: 'foo' }, { venue: 'X', status: 'bogus' }]) {
         await rejects(venueOf(input), invalidParamOf('venue'));
-        assert.equal(await validateEventVenueInput(t.storage.db, input, user('author')), false, JSON.stringify(input));
+        assert.notEqual(await validateEventVenueInput(t.storage.db, input, user('author')), true, JSON.stringify(input));
       }
       await rejects(venueOf({ venue: 'X', image: 'http://img.test/a.jpg' }, 'contributor'), invalidParamOf('venue'));
       assert.equal(await count('venues'), before);
     });
 
-    test('venue: a list or a comma string passes validation but cannot be created', async () => {
+    test('venue (extension): a list of one is that venue; a list or comma string of several is refused, an event has one venue', async () => {
       const venue = await createLinked(t, VENUES, 'administrator', 'Listed Venue');
-      for (const input of [[venue.id], [{ venue: 'A' }], `${venue.id},${venue.id}`]) {
-        assert.equal(await validateEventVenueInput(t.storage.db, input, user('author')), true);
+      assert.equal(await venueOf([venue.id]), venue.id);
+      assert.equal(await venueOf([{ id: venue.id }]), venue.id);
+      const created = await venueOf([{ venue: 'Listed New Hall' }]);
+      assert.equal((await t.request('GET', `${NS}/venues/${created}`)).body.venue, 'Listed New Hall');
+      const before = await count('venues');
+      for (const input of [[venue.id, created], [{ venue: 'A' }, { venue: 'B' }], `${venue.id},${created}`]) {
+        assert.deepEqual(await validateEventVenueInput(t.storage.db, input, user('author')), REASONS.oneVenue, JSON.stringify(input));
         await rejects(venueOf(input), (error) => {
-          assert.equal(error.status, 400);
-          assert.equal(error.code, 'could-not-create-venue');
+          invalidParamOf('venue')(error);
+          assert.deepEqual((error as InvalidParamsError).failures.venue.reason, REASONS.oneVenue);
         });
       }
+      assert.equal(await count('venues'), before);
     });
 
     test('organizer: ids, {id} objects and data objects, in order, without duplicates', async () => {
@@ -109,16 +116,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.request('GET', `${NS}/organizers/${ids[2]}`)).body.email, 'n@x.example');
     });
 
-    test('organizer: a bare object or comma string cannot be created; a bad item is invalid and nothing is created', async () => {
+    test('organizer: one object is a list of one (extension); a comma string cannot be created; a bad item is invalid and nothing is created', async () => {
       const a = await createLinked(t, ORGANIZERS, 'administrator', 'Org Bare');
-      for (const input of [{ organizer: 'Bare' }, { id: a.id }, `${a.id},${a.id}`]) {
-        assert.equal(await validateEventOrganizerInput(t.storage.db, input, user('author')), true);
-        await rejects(organizersOf(input), (error) => assert.equal(error.code, 'could-not-create-organizer'));
-      }
+      assert.deepEqual(await organizersOf({ id: a.id }), [a.id]);
+      const [bare] = await organizersOf({ organizer: 'Bare' });
+      assert.equal((await t.request('GET', `${NS}/organizers/${bare}`)).body.organizer, 'Bare');
+      assert.equal(await validateEventOrganizerInput(t.storage.db, `${a.id},${a.id}`, user('author')), true);
+      await rejects(organizersOf(`${a.id},${a.id}`), (error) => assert.equal(error.code, 'could-not-create-organizer'));
       const venue = await createLinked(t, VENUES, 'administrator', 'Venue As Organizer');
       const before = await count('organizers');
       for (const input of [[{ organizer: 'Would Be Created' }, venue.id], [[a.id]], ['foo'], [{ organizer: 'Y', website: 'bad' }], 'foo']) {
-        assert.equal(await validateEventOrganizerInput(t.storage.db, input, user('author')), false, JSON.stringify(input));
+        assert.notEqual(await validateEventOrganizerInput(t.storage.db, input, user('author')), true, JSON.stringify(input));
         await rejects(organizersOf(input), invalidParamOf('organizer'));
       }
       assert.equal(await count('organizers'), before);

@@ -4,11 +4,11 @@ import { parseInstant } from '../../../domain/dates/date-input.ts';
 import { isCalendarDate } from '../../../domain/dates/wall-clock.ts';
 import { computeDateWindow } from '../../../domain/dates/date-window.ts';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
-import type { ParamFailure } from '../../../domain/errors.ts';
 import { RecurrenceError } from '../../../domain/recurrence/recurrence-error.ts';
 import { isRecurrenceRemoval, MAX_DATES, readRecurrence } from '../../../domain/recurrence/recurrence-input.ts';
 import { isAbsoluteHttpUrl, isValidWebsite } from '../../../domain/events/event-web.ts';
-import { isStatus, parseStatusFilter } from '../../../domain/status.ts';
+import { oneOf, pageSize, REASONS } from '../../../domain/reasons.ts';
+import { isStatus, STATUSES } from '../../../domain/status.ts';
 import { normalizeSlugLookup } from '../../../domain/text/slug.ts';
 import type { EventFields, EventsService } from '../../../services/events-service.ts';
 import { validateEventOrganizerInput, validateEventVenueInput } from '../../../services/linked-posts-service.ts';
@@ -16,11 +16,15 @@ import { resolveTermFilter } from '../../../services/terms-service.ts';
 import { MediaRepository } from '../../../storage/repositories/media-repository.ts';
 import { UsersRepository } from '../../../storage/repositories/users-repository.ts';
 import type { Database, Taxonomy } from '../../../storage/schema.ts';
-import type { ArgSpec, ArgSpecs } from '../../rest/arg-spec.ts';
+import type { ArgSpec, ArgSpecs, Verdict } from '../../rest/arg-spec.ts';
+import type { Reason } from '../../../domain/errors.ts';
 import { parseList } from '../../rest/coerce.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
-import { isNonEmptyString, isPositiveInteger } from '../../rest/validators.ts';
+import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../../rest/validators.ts';
+
+/** The largest page of the event list (10-events §4.1); larger asks get this many. */
+export const MAX_EVENTS_PER_PAGE = 50;
 
 /** What the event validators look things up in. */
 export interface EventArgsDeps {
@@ -38,6 +42,7 @@ function positiveIntegers(value: unknown): number[] | null {
 
 /** A date-time input of 10-events §2.1 (valid whatever zone it is later read in). */
 const isDateInput = (value: unknown, ctx: RestContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;
+const dateRule = rule(isDateInput, REASONS.date);
 
 /** The path slug of a by-slug route, normalised as stored slugs are (10-events §5). */
 export function slugLookup(params: Params): string {
@@ -53,7 +58,7 @@ export function existingSlugArg(deps: EventArgsDeps): ArgSpec {
     required: true,
     in: 'path',
     description: 'The event slug.',
-    validate: async (value, ctx) => typeof value === 'string' && (await deps.events.findIdBySlug(normalizeSlugLookup(value), ctx.now)) !== undefined,
+    validate: rule(async (value, ctx) => typeof value === 'string' && (await deps.events.findIdBySlug(normalizeSlugLookup(value), ctx.now)) !== undefined, REASONS.unknownEvent),
   };
 }
 
@@ -81,10 +86,10 @@ function termFilterArg(deps: EventArgsDeps, taxonomy: Taxonomy, description: str
     type: 'array',
     description,
     sanitize: termEntries,
-    validate: async (value) => {
+    validate: rule(async (value) => {
       const entries = termEntries(value);
       return entries.length > 0 && (await resolveTermFilter(deps.db, taxonomy, entries)) !== null;
-    },
+    }, REASONS.unknownTerms),
   };
 }
 
@@ -93,25 +98,23 @@ function linkedFilterArg(deps: EventArgsDeps, kind: 'venue' | 'organizer', descr
     type: 'array',
     items: { type: 'integer' },
     description,
-    validate: async (value, ctx) => {
+    validate: rule(async (value, ctx) => {
       const ids = positiveIntegers(value);
       return ids !== null && deps.events.allOfKind(ids, kind, ctx.now);
-    },
+    }, kind === 'venue' ? REASONS.unknownVenues : REASONS.unknownOrganizers),
   };
 }
 
-const windowDate = (description: string): ArgSpec => ({ description, validate: isDateInput });
-
-const ticketsInactive: ParamFailure = { messageKey: 'event-tickets-not-active', code: 'event-tickets-not-active' };
+const windowDate = (description: string): ArgSpec => ({ description, validate: dateRule });
 
 /** `geoArgs`: the location search parameters (70-geo §3.1), shared with the venue list. */
 export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
   return {
-    page: { type: 'integer', default: 1, description: 'The archive page to return.', validate: isPositiveInteger },
-    per_page: { type: 'integer', default: 10, description: 'The number of events to return on each page (at most 50).', validate: isPositiveInteger },
+    page: { type: 'integer', default: 1, description: 'The archive page to return.', validate: positiveIntegerRule },
+    per_page: { type: 'integer', default: 10, description: 'The number of events to return on each page (at most 50).', validate: rule(isPositiveInteger, pageSize(MAX_EVENTS_PER_PAGE)) },
     start_date: windowDate('Events should start on or after the specified date.'),
     end_date: windowDate('Events should end on or before the specified date.'),
-    search: { type: 'string', description: 'Events should contain the specified string in the title, excerpt or description.', validate: isNonEmptyString },
+    search: { type: 'string', description: 'Events should contain the specified string in the title, excerpt or description.', validate: nonEmptyStringRule },
     categories: termFilterArg(deps, 'tribe_events_cat', 'Events should be assigned one of the specified category IDs or slugs.'),
     tags: termFilterArg(deps, 'post_tag', 'Events should be assigned one of the specified tag IDs or slugs.'),
     venue: linkedFilterArg(deps, 'venue', 'Events should take place at one of the specified venue IDs.'),
@@ -119,30 +122,33 @@ export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
     featured: { type: 'boolean', description: 'Only featured events (true) or only events that are not featured (false).' },
     status: {
       description: 'The statuses of the events to return; only "publish" unless the caller may edit events ("any": every status but trash).',
-      validate: (value, ctx) => parseStatusFilter(value, ctx.user) !== null,
+      validate: statusFilterRule,
     },
     // geoloc, geoloc_lat, geoloc_lng at the reference's place; the extensions of 70-geo follow them.
     ...geoArgs,
     include: {
       items: { type: 'integer' },
       description: 'Only the events with these IDs.',
-      validate: (value) => positiveIntegers(value) !== null,
+      validate: rule((value) => positiveIntegers(value) !== null, REASONS.positiveInteger),
     },
     post_parent: {
       type: 'integer',
       description: 'Only the events whose parent is this event.',
-      validate: async (value, ctx) => isPositiveInteger(value) && deps.events.allOfKind([Number(value)], 'event', ctx.now),
+      validate: rule(async (value, ctx) => isPositiveInteger(value) && deps.events.allOfKind([Number(value)], 'event', ctx.now), REASONS.unknownEvent),
     },
     strict_dates: {
       type: 'string',
       default: 'false',
       description: 'Whether the date filters use the exact times given (true) or whole days (false).',
-      validate: (value, ctx) => !('error' in computeDateWindow({ strict_dates: value, hasInclude: false }, 'UTC', ctx.now)),
+      validate: rule((value, ctx) => !('error' in computeDateWindow({ strict_dates: value, hasInclude: false }, 'UTC', ctx.now)), REASONS.strictDates),
     },
     ticketed: {
       type: 'boolean',
       description: 'Requires a ticketing extension; only "false" is accepted (without effect).',
-      validate: (value) => (value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value)) ? ticketsInactive : true),
+      validate: (value) =>
+        value === true || value === 1 || (typeof value === 'string' && /^(true|1)$/i.test(value))
+          ? { messageKey: 'event-tickets-not-active', reason: REASONS.ticketsInactive }
+          : true,
     },
     hide_subsequent_recurrences: {
       type: 'boolean',
@@ -165,45 +171,45 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
   const media = new MediaRepository(deps.db);
   const users = new UsersRepository(deps.db);
   // The reference refuses "" (§6.1); on update an empty text clears the field (§7.2, 00-conventions).
-  const clearable = create ? isNonEmptyString : (value: unknown) => typeof value === 'string';
+  const clearable = create ? nonEmptyStringRule : rule((value) => typeof value === 'string', REASONS.string);
   return {
-    title: { type: 'string', required: create, description: 'The event title.', validate: isNonEmptyString },
-    start_date: { required: create, description: 'The event start date and time, in the event time zone.', validate: isDateInput },
-    end_date: { required: create, description: 'The event end date and time, in the event time zone.', validate: isDateInput },
+    title: { type: 'string', required: create, description: 'The event title.', validate: nonEmptyStringRule },
+    start_date: { required: create, description: 'The event start date and time, in the event time zone.', validate: dateRule },
+    end_date: { required: create, description: 'The event end date and time, in the event time zone.', validate: dateRule },
     description: { type: 'string', description: 'The event description (HTML).', validate: clearable },
     excerpt: { type: 'string', description: 'The event excerpt (HTML).', validate: clearable },
-    slug: { type: 'string', description: 'The event slug.', validate: isNonEmptyString },
+    slug: { type: 'string', description: 'The event slug.', validate: nonEmptyStringRule },
     author: {
       type: 'integer',
       description: 'The ID of the event author; defaults to the caller.',
-      validate: async (value) => isPositiveInteger(value) && (await users.findById(Number(value))) !== undefined,
+      validate: rule(async (value) => isPositiveInteger(value) && (await users.findById(Number(value))) !== undefined, REASONS.unknownUser),
     },
-    status: { type: 'string', description: 'The event status: publish, future, draft, pending, private or trash.', validate: isStatus },
+    status: { type: 'string', description: 'The event status: publish, future, draft, pending, private or trash.', validate: rule(isStatus, oneOf(STATUSES)) },
     date: {
       type: 'string',
       description: 'The publication date, in the site time zone.',
-      validate: (value, ctx) => typeof value === 'string' && isDateInput(value, ctx),
+      validate: rule((value, ctx) => typeof value === 'string' && isDateInput(value, ctx), REASONS.date),
     },
-    date_utc: { description: 'The publication date in UTC.', validate: isDateInput },
+    date_utc: { description: 'The publication date in UTC.', validate: dateRule },
     timezone: {
       type: 'string',
       description: 'The event time zone: an IANA name, UTC, or an offset such as UTC+2; empty means the site time zone.',
-      validate: (value) => typeof value === 'string' && (value === '' || parseTimeZone(value) !== null),
+      validate: rule((value) => typeof value === 'string' && (value === '' || parseTimeZone(value) !== null), REASONS.timezone),
     },
     all_day: flagArg('Whether the event lasts all day.'),
     image: {
       description: 'The featured image: the ID of an existing image, or an image URL (callers who may upload files).',
-      validate: async (value, ctx) => {
+      validate: rule(async (value, ctx) => {
         if (value === '' || value === 0 || value === '0') return true;
         if (isPositiveInteger(value)) return media.exists(Number(value));
         return typeof value === 'string' && isAbsoluteHttpUrl(value.trim()) && can(ctx.user, 'upload_files');
-      },
+      }, REASONS.image),
     },
     cost: { description: 'The event cost: a text, a number, or a list of them.' },
     website: {
       type: 'string',
       description: 'The event website: an absolute URL.',
-      validate: (value) => typeof value === 'string' && (value.trim() === '' || isValidWebsite(value.trim())),
+      validate: rule((value) => typeof value === 'string' && (value.trim() === '' || isValidWebsite(value.trim())), REASONS.website),
     },
     show_map: flagArg('Whether the event shows a map of its venue.'),
     show_map_link: flagArg('Whether the event shows a link to a map of its venue.'),
@@ -214,11 +220,13 @@ export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
     tags: { description: 'Tags by ID, slug or name (new names create tags).' },
     venue: {
       description: 'The venue: an ID, an object with an ID, or the data of a new venue.',
-      validate: (value, ctx) => validateEventVenueInput(deps.db, value, ctx.user, ctx.now),
+      extensionNote: 'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.',
+      validate: async (value, ctx) => refusedFor(await validateEventVenueInput(deps.db, value, ctx.user, ctx.now)),
     },
     organizer: {
       description: 'The organizers: a list of IDs, objects with an ID, or the data of new organizers.',
-      validate: (value, ctx) => validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now),
+      extensionNote: 'One organizer object (or ID) is accepted as a list of one.',
+      validate: async (value, ctx) => refusedFor(await validateEventOrganizerInput(deps.db, value, ctx.user, ctx.now)),
     },
     password: { type: 'string', extension: true, description: 'Protects the event with this password; empty removes it.' },
     recurrence: {
@@ -236,12 +244,16 @@ export const occurrenceDateArg: ArgSpec = {
   format: 'date',
   extension: true,
   description: 'On a recurring series: the occurrence on this local date (YYYY-MM-DD) instead of the series.',
-  validate: (value) => isLocalDate(value) || { messageKey: 'by-slug-date-invalid', code: 'by-slug-date-invalid' },
+  validate: rule(isLocalDate, { code: 'by-slug-date-invalid', messageKey: 'by-slug-date-invalid' }),
 };
 
 function isLocalDate(value: unknown): boolean {
   const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
   return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+function refusedFor(verdict: true | Reason): Verdict {
+  return verdict === true || { reason: verdict };
 }
 
 /** Which members of a series a write on an occurrence reaches (60 §6). */
@@ -250,14 +262,14 @@ export const scopeArg: ArgSpec = {
   enum: ['this', 'following', 'all'],
   extension: true,
   description: 'On an occurrence of a recurring series: this occurrence (default), this and the following ones, or the whole series.',
-  validate: (value) => value === 'this' || value === 'following' || value === 'all' || { messageKey: 'recurrence-bad-scope' },
+  validate: (value) => value === 'this' || value === 'following' || value === 'all' || { messageKey: 'recurrence-bad-scope', reason: REASONS.recurrenceScope },
 };
 
 /**
  * The spelling of a `recurrence` (60 §3), checked before anything is written; rules that need the
  * event's start (UNTIL before it, emptiness, the cap) are checked by the service.
  */
-function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): true | ParamFailure {
+function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): Verdict {
   if (isRecurrenceRemoval(value)) return true;
   const zone = typeof raw.timezone === 'string' && parseTimeZone(raw.timezone) !== null ? raw.timezone : 'UTC';
   try {
@@ -265,7 +277,8 @@ function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<
     return true;
   } catch (error) {
     if (!(error instanceof RecurrenceError)) throw error;
-    return { code: error.code, messageKey: error.code, codeMessageKey: error.code, vars: { cap: '', max: MAX_DATES } };
+    const vars = { cap: '', max: MAX_DATES };
+    return { messageKey: error.code, vars, reason: { code: error.code, messageKey: error.code, vars } };
   }
 }
 

@@ -14,7 +14,8 @@ import type { Endpoint, RestResponse, RouteDef } from '../../rest/endpoint.ts';
 import { FileBody } from '../../rest/send.ts';
 import { queryString } from '../../rest/urls.ts';
 import type { Params } from '../../rest/validate-args.ts';
-import { isPositiveInteger } from '../../rest/validators.ts';
+import { isPositiveInteger, rule } from '../../rest/validators.ts';
+import { pageSize } from '../../../domain/reasons.ts';
 import { loadEventModels } from '../../serializers/event-serializer.ts';
 import { renderCalendar, type CalendarHead } from '../../serializers/ical/calendar-renderer.ts';
 import packageJson from '../../../../package.json' with { type: 'json' };
@@ -152,7 +153,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
     produces: 'text/calendar',
     args: {
       ...listArgs(argDeps, geoSearchArgs(deps.geoDefaults, 'events')),
-      limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: isPositiveInteger },
+      limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: rule(isPositiveInteger, pageSize(LIMIT_MAX)) },
       expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series.' },
     },
     handler: (ctx, params) => feed(deps, ctx, params),

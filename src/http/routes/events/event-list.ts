@@ -16,7 +16,8 @@ import type { Params } from '../../rest/validate-args.ts';
 import { serializeEvents } from '../../serializers/event-serializer.ts';
 import { JsonText } from '../../rest/send.ts';
 import type { ReadCache } from '../../../services/read-cache.ts';
-import { listArgs } from './event-args.ts';
+import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
+import { REASONS } from '../../../domain/reasons.ts';
 import { formatWall } from '../../../domain/dates/datetime-format.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';
@@ -37,7 +38,6 @@ export interface CachedPage {
   totalPages: number;
 }
 
-const MAX_PER_PAGE = 50;
 
 /** The bounds of §4.2; the validators already accepted every value. */
 function dateWindow(params: Params, siteZone: string, now: Date): DateWindow {
@@ -45,7 +45,7 @@ function dateWindow(params: Params, siteZone: string, now: Date): DateWindow {
   for (const name of DATE_WINDOW_PARAMS) if (params.has(name)) input[name] = params.get(name);
   if (params.has('strict_dates')) input.strict_dates = params.get('strict_dates');
   const window = computeDateWindow(input, siteZone, now);
-  if ('error' in window) throw new InvalidParamsError(Object.fromEntries(window.params.map((name) => [name, {}])));
+  if ('error' in window) throw new InvalidParamsError(Object.fromEntries(window.params.map((name) => [name, { reason: name === 'strict_dates' ? REASONS.strictDates : REASONS.date }])));
   return window;
 }
 
@@ -83,7 +83,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
   const principal = ctx.user;
   const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
   const window = dateWindow(params, deps.siteZone, ctx.now);
-  const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
+  const perPage = Math.min(params.get<number>('per_page'), MAX_EVENTS_PER_PAGE);
   const categories = optional<string[]>(params, 'categories');
   const tags = optional<string[]>(params, 'tags');
   const search = optional<string>(params, 'search');

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { untilListening } from '../crash/service-process.ts';
+import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NS = '/calendar/events/v1';
+const CHROMIUM = '/usr/bin/chromium';
+const browserRequired = process.env.TEST_BROWSER_REQUIRED === '1';
+const noBrowser = !existsSync(CHROMIUM) && !browserRequired ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
+/** What a wait in the browser may take before the page counts as broken (a blank page waits forever). */
+const PAGE_TIMEOUT_MS = 15_000;
+const run = promisify(execFile);
+
+/** The README's start command, as `npm start` runs it: the package.json script, through a shell. */
+const START_SCRIPT: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+
+interface StartedService {
+  origin: string;
+  adminPassword: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the start script in its own process group (the shell and the node it starts), with a free
+ * port, and waits for the address it prints. Nothing from the sources is imported into this
+ * process: what answers is exactly what users run.
+ */
+async function startBundle(databaseUrl: string): Promise<StartedService> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  delete env.CALENDAR_ADMIN_PASSWORD;
+  const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { origin, output } = await untilListening(child, 60_000);
+  const adminPassword = /application password: (\S+)/.exec(output())?.[1];
+  assert.ok(adminPassword, `the first start prints the administrator's password:\n${output()}`);
+  return {
+    origin,
+    adminPassword,
+    output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Lines a healthy start must not print: log lines at warn or above, and runtime warnings. */
+function warnings(output: string): string[] {
+  return output.split('\n').filter((line) => {
+    if (line.startsWith('{')) {
+      try {
+        return (JSON.parse(line) as { level?: number }).level! >= 40;
+      } catch {
+        return true;
+      }
+    }
+    return /warn|error|must exist/i.test(line);
+  });
+}
+
+async function calendarCli(databaseUrl: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [join(ROOT, 'bin/calendar.js'), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+  return stdout;
+}
+
+function basic(login: string, password: string): string {
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+}
+
+async function json(response: Response): Promise<any> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`not JSON (${response.status}): ${text.slice(0, 200)}`);
+  }
+}
+
+/**
+ * The smoke suite: what `npm start` builds and starts (the esbuild bundle, not the sources the
+ * other suites import), on each database, used the way a new operator and their clients use it.
+ */
+describe('the started bundle (npm start)', () => {
+  let profile = '';
+  let browser: BrowserContext | undefined;
+
+  before(async () => {
+    if (noBrowser) return;
+    if (!existsSync(CHROMIUM)) throw new Error(`TEST_BROWSER_REQUIRED=1 but ${CHROMIUM} is missing (apt-get install -y chromium)`);
+    profile = mkdtempSync(join(tmpdir(), 'calendar-smoke-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  for (const dialect of DIALECTS) {
+    describe(dialect, { skip: skipReason(dialect) }, () => {
+      let database: FreshDatabase;
+      let service: StartedService;
+
+      before(async () => {
+        database = await freshDatabase(dialect);
+        service = await startBundle(database.url);
+      });
+
+      after(async () => {
+        await service?.stop();
+        await database?.dispose();
+      });
+
+      test('/healthz answers 200 and the namespace index lists the routes', async () => {
+        const health = await fetch(`${service.origin}/healthz`);
+        assert.equal(health.status, 200);
+        const index = await json(await fetch(`${service.origin}${NS}`));
+        assert.equal(index.namespace, 'calendar/events/v1');
+        assert.ok(index.routes['/calendar/events/v1/events'], 'the index lists the events route');
+      });
+
+      test('a user added with the calendar CLI writes through the service, and the read that follows sees it', async () => {
+        const added = await calendarCli(database.url, 'users', 'add', 'smoke-editor', '--role', 'editor');
+        const password = /application password: (\S+)/.exec(added)?.[1];
+        assert.ok(password, added);
+        assert.match(await calendarCli(database.url, 'users', 'list'), /\tsmoke-editor\teditor\t/);
+
+        const created = await fetch(`${service.origin}${NS}/events`, {
+          method: 'POST',
+          headers: { authorization: basic('smoke-editor', password), 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Smoke Concert', start_date: '2030-05-01 19:00:00', end_date: '2030-05-01 21:00:00', venue: { venue: 'Smoke Hall' } }),
+        });
+        const event = await json(created);
+        assert.equal(created.status, 201, JSON.stringify(event));
+        const read = await json(await fetch(`${service.origin}${NS}/events/${event.id}`));
+        assert.equal(read.title, 'Smoke Concert');
+        assert.equal(read.venue.venue, 'Smoke Hall');
+
+        const me = await fetch(`${service.origin}/calendar/admin/v1/me`, { headers: { authorization: basic('admin', service.adminPassword) } });
+        assert.equal(me.status, 200, 'the password printed at first start signs the administrator in');
+      });
+
+      // The page does not depend on the database: one edition per database keeps the suite short.
+      for (const edition of dialect === 'sqlite' ? [''] : ['/it']) {
+        test(`${edition}/docs in Chromium lists every operation, runs "try it", and logs no error`, { skip: noBrowser }, async () => {
+          const document = await json(await fetch(`${service.origin}${edition}${NS}/doc`));
+          const operations = Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
+            Object.keys(item).filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key)),
+          ).length;
+          const page = await browser!.newPage();
+          const problems: string[] = [];
+          page.on('console', (message) => {
+            if (message.type() === 'error') problems.push(message.text());
+          });
+          page.on('pageerror', (error) => problems.push(error.message));
+          try {
+            await page.goto(`${service.origin}${edition}/docs`);
+            await page.locator('.swagger-ui .info .title').filter({ hasText: document.info.title }).waitFor({ timeout: PAGE_TIMEOUT_MS });
+            assert.equal(await page.locator('.opblock').count(), operations, 'one block per operation of the document');
+
+            const operation = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/"]') });
+            await operation.locator('.opblock-summary').click();
+            await operation.locator('.try-out__btn').click();
+            await operation.locator('button.execute').click();
+            const response = operation.locator('.live-responses-table');
+            await response.locator('.response-col_status').filter({ hasText: '200' }).waitFor({ timeout: PAGE_TIMEOUT_MS });
+            assert.match(await response.innerText(), /"namespace": "calendar\/events\/v1"/);
+            assert.deepEqual(problems, []);
+          } finally {
+            await page.close();
+          }
+        });
+      }
+
+      test('start-up and the requests above printed no warning', () => {
+        assert.deepEqual(warnings(service.output()), []);
+      });
+    });
+  }
+});
