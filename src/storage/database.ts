@@ -129,6 +129,12 @@ async function migrate(db: Kysely<Database>, dialect: Dialect, schema: string | 
   // Without a schema name the migrator takes a migration table found in any schema for its own,
   // so databases in sibling schemas (parallel test files) would skip creating theirs.
   const migrator = new Migrator({ db, provider: migrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest();
+    if (!error) return;
+    // The migrator's introspection lists the tables of every schema, and fails when one of them
+    // is dropped meanwhile (another app's, a finished test's): nothing was migrated, try again.
+    if (attempt < 3 && (error as { code?: unknown }).code === '3F000') continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
 }
