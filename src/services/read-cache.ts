@@ -1,51 +1,56 @@
-import type { Kysely } from 'kysely';
-import { nextScheduledPublication, readDataVersion } from '../storage/repositories/data-version-repository.ts';
-import type { Database } from '../storage/schema.ts';
+import type { Storage } from '../storage/database.ts';
+import { nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
-interface Entry<V> {
-  version: number;
-  value: V;
-}
-
-/** The cache as of one data version; whatever is read after opening it is at least that new. */
+/** The cache as of one epoch; whatever is read after opening it is at least that new. */
 export interface CacheView<V> {
   get(key: string, compute: () => Promise<V>): Promise<V>;
 }
 
 /**
- * Results of expensive reads (list pages with their totals, serialized objects), kept while the
- * database's data version is unchanged and no scheduled publication has come due. Opening a view
- * costs one primary-key read of the version, so a write through any instance invalidates every
- * instance's cache at its next read. Read the data a value is built from only after opening the
- * view: a value may then be newer than its version (harmless), never older. Bounded in entries;
+ * Results of expensive reads (list pages with their totals, serialized objects, the records
+ * that decide who may see them), kept while the storage's cache epoch is unchanged and no
+ * scheduled publication has come due. Opening a view costs no query: the epoch moves with every
+ * committed write, through any process or instance (cache-epochs.ts), and the next scheduled
+ * publication is read once per epoch. Read the data a value is built from only after opening the
+ * view: a value may then be newer than its epoch (harmless), never older. Bounded in entries;
  * the oldest entry goes first.
  */
 export class ReadCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private version = -1;
-  private validUntil: string | null = null;
+  private readonly entries = new Map<string, V>();
+  private epoch: number | null = null;
+  private validUntil: Promise<string | null> = Promise.resolve(null);
 
-  constructor(private readonly maxEntries = 500) {}
+  constructor(
+    private readonly storage: Pick<Storage, 'db' | 'epochs'>,
+    private readonly maxEntries = 500,
+  ) {}
 
-  async open(db: Kysely<Database>, nowUtc: string): Promise<CacheView<V>> {
-    const version = await readDataVersion(db);
-    if (version !== this.version || (this.validUntil !== null && nowUtc >= this.validUntil)) {
+  async open(nowUtc: string): Promise<CacheView<V>> {
+    const epoch = await this.storage.epochs.current();
+    if (epoch === null) return { get: (_key, compute) => compute() };
+    if (epoch !== this.epoch) {
       this.entries.clear();
-      this.version = version;
-      this.validUntil = await nextScheduledPublication(db, nowUtc);
+      this.epoch = epoch;
+      this.validUntil = nextScheduledPublication(this.storage.db, nowUtc);
     }
-    return { get: (key, compute) => this.get(version, key, compute) };
+    const until = await this.validUntil;
+    if (until !== null && nowUtc >= until) {
+      this.entries.clear();
+      this.validUntil = nextScheduledPublication(this.storage.db, nowUtc);
+    }
+    return { get: (key, compute) => this.get(epoch, key, compute) };
   }
 
-  private async get(version: number, key: string, compute: () => Promise<V>): Promise<V> {
-    const hit = this.entries.get(key);
-    if (hit && hit.version === version) return hit.value;
+  private async get(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
+    if (this.epoch === epoch) {
+      if (this.entries.has(key)) return this.entries.get(key)!;
+    }
     const value = await compute();
-    // A concurrent request may have moved the cache to a newer version meanwhile: then this
+    // A concurrent request may have moved the cache to a newer epoch meanwhile: then this
     // value, computed under the older one, is returned but not kept.
-    if (this.version === version) {
+    if (this.epoch === epoch) {
       this.entries.delete(key);
-      this.entries.set(key, { version, value });
+      this.entries.set(key, value);
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     }
     return value;

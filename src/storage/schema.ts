@@ -19,8 +19,6 @@ export interface Database {
   event_terms: { event_id: number; term_id: number; position: number };
   /** Categories and tags share this table and therefore the term id sequence. */
   terms: TermRow;
-  /** One row: incremented by triggers on every write to the content tables (read caches key on it). */
-  data_version: { id: number; version: number };
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;

@@ -76,7 +76,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const db = storage.db;
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
-  const cache = new ReadCache<Answer>(1000);
+  const cache = new ReadCache<Answer>(storage, 1000);
   const base = config.basePath;
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
@@ -273,8 +273,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
     const cacheable = request.method !== 'POST' && request.user === null;
     if (!cacheable) return send(request, reply, req, await answer(req, request));
-    // The version is read first: anything computed after it is at least that new.
-    const view = await cache.open(db, formatWall(req.ctx.now));
+    // The epoch is read first: anything computed after it is at least that new.
+    const view = await cache.open(formatWall(req.ctx.now));
     const minute = formatWall(req.ctx.now).slice(0, 16);
     const key = JSON.stringify([lang, req.env.site, path, search, minute]);
     return send(request, reply, req, await view.get(key, () => answer(req, request)));

@@ -46,7 +46,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     password: { description: 'Accepted and ignored.' },
   };
 
-  const singles = new ReadCache<JsonText>(2000);
+  const singles = new ReadCache<JsonText>(deps.storage, 2000);
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
@@ -75,7 +75,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
-    const cache = await singles.open(db, formatWall(ctx.now));
+    const cache = await singles.open(formatWall(ctx.now));
     const event = await events.read(id, ctx.now);
     if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
     const record = eventOwnership(event);
@@ -129,7 +129,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(deps.storage), geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
@@ -179,6 +179,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
         },
       ],
     },
-    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500), geoDefaults }),
+    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(deps.storage, 500), geoDefaults }),
   ];
 }

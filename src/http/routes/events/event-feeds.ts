@@ -108,7 +108,7 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
   const request = await resolveListRequest(deps, ctx, params);
   const limit = Math.min(params.get<number>('limit'), LIMIT_MAX);
   const site = siteNameOf(deps, ctx);
-  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
+  const cache = await deps.files.open(formatWall(ctx.now));
   const file = await cache.get(JSON.stringify(['feed', ...request.cacheKey, limit, site]), async () => {
     const { rows, total } = await deps.events.list(request.filter, 1, limit, ctx.now);
     const models = await loadEventModels(deps.db, rows, ctx, {
@@ -127,7 +127,7 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
 
 /** The checks of B.3 (as the JSON single read, but a protected event is served blanked). */
 async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Params): Promise<RestResponse> {
-  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
+  const cache = await deps.files.open(formatWall(ctx.now));
   const event = await deps.events.read(id, ctx.now);
   if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
   const record = eventOwnership(event);

@@ -142,7 +142,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const page = params.get<number>('page');
   const perPage = query.perPage;
   const key = JSON.stringify([...cacheKey, page]);
-  const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
+  const cache = await deps.pages.open(formatWall(ctx.now));
   const rendered = await cache.get(key, async () => {
     const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
     if (page > 1 && rows.length === 0) return null;
