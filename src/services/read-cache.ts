@@ -1,5 +1,19 @@
+import { formatWall } from '../domain/dates/datetime-format.ts';
+import { RestError } from '../domain/errors.ts';
 import type { Storage } from '../storage/database.ts';
 import { nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
+
+/** One request (its context object) and the instant every rule of it sees. */
+export interface RequestScope {
+  readonly now: Date;
+}
+
+/**
+ * The epoch each request observed first. A request reads it once however many caches it opens
+ * (a term filter, then the list): whatever it computes afterwards is at least that new, and on
+ * PostgreSQL each reading costs a round trip.
+ */
+const requestEpochs = new WeakMap<RequestScope, Promise<number | null>>();
 
 /** The cache as of one epoch; whatever is read after opening it is at least that new. */
 export interface CacheView<V> {
@@ -15,8 +29,11 @@ export interface CacheView<V> {
  * view: a value may then be newer than its epoch (harmless), never older. Bounded in entries;
  * the oldest entry goes first.
  */
+/** A computed value, or the refusal computing it ended in (an unknown id stays unknown until a write). */
+type Entry<V> = { value: V } | { refusal: RestError };
+
 export class ReadCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, Entry<V>>();
   private epoch: number | null = null;
   private validUntil: Promise<string | null> = Promise.resolve(null);
 
@@ -25,8 +42,14 @@ export class ReadCache<V> {
     private readonly maxEntries = 500,
   ) {}
 
-  async open(nowUtc: string): Promise<CacheView<V>> {
-    const epoch = await this.storage.epochs.current();
+  async open(request: RequestScope): Promise<CacheView<V>> {
+    let observed = requestEpochs.get(request);
+    if (observed === undefined) {
+      observed = this.storage.epochs.current();
+      requestEpochs.set(request, observed);
+    }
+    const epoch = await observed;
+    const nowUtc = formatWall(request.now);
     if (epoch === null) return { get: (_key, compute) => compute() };
     if (epoch !== this.epoch) {
       this.entries.clear();
@@ -38,21 +61,38 @@ export class ReadCache<V> {
       this.entries.clear();
       this.validUntil = nextScheduledPublication(this.storage.db, nowUtc);
     }
-    return { get: (key, compute) => this.get(epoch, key, compute) };
+    return { get: (key, compute) => this.lookup(epoch, key, compute) };
   }
 
-  private async get(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
-    if (this.epoch === epoch) {
-      if (this.entries.has(key)) return this.entries.get(key)!;
-    }
-    const value = await compute();
+  /** The value under `key` as of this request, computed on a miss. */
+  async get(request: RequestScope, key: string, compute: () => Promise<V>): Promise<V> {
+    return (await this.open(request)).get(key, compute);
+  }
+
+  private async lookup(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
+    const hit = this.epoch === epoch ? this.entries.get(key) : undefined;
+    const entry = hit ?? (await settle(compute));
+    if (hit === undefined) this.keep(epoch, key, entry);
+    if ('refusal' in entry) throw entry.refusal;
+    return entry.value;
+  }
+
+  private keep(epoch: number, key: string, entry: Entry<V>): void {
     // A concurrent request may have moved the cache to a newer epoch meanwhile: then this
     // value, computed under the older one, is returned but not kept.
     if (this.epoch === epoch) {
       this.entries.delete(key);
-      this.entries.set(key, value);
+      this.entries.set(key, entry);
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     }
-    return value;
+  }
+}
+
+async function settle<V>(compute: () => Promise<V>): Promise<Entry<V>> {
+  try {
+    return { value: await compute() };
+  } catch (error) {
+    if (error instanceof RestError) return { refusal: error };
+    throw error;
   }
 }

@@ -274,7 +274,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const cacheable = request.method !== 'POST' && request.user === null;
     if (!cacheable) return send(request, reply, req, await answer(req, request));
     // The epoch is read first: anything computed after it is at least that new.
-    const view = await cache.open(formatWall(req.ctx.now));
+    const view = await cache.open(req.ctx);
     const minute = formatWall(req.ctx.now).slice(0, 16);
     const key = JSON.stringify([lang, req.env.site, path, search, minute]);
     return send(request, reply, req, await view.get(key, () => answer(req, request)));
