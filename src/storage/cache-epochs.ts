@@ -4,6 +4,9 @@ import pg from 'pg';
 /** The channel every writing transaction notifies on PostgreSQL (migration 0008). */
 export const CHANGES_CHANNEL = 'calendar_changes';
 
+/** How the listening connection names itself to the server (pg_stat_activity). */
+export const LISTENER_NAME = 'calendar-cache-listener';
+
 /**
  * The source of read-cache validity: a number that changes whenever any write has committed to
  * the database — by this process or by another one. A cached value may be served while the epoch
@@ -81,6 +84,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
   async function connect(): Promise<void> {
     const candidate = new pg.Client({
       connectionString: options.connectionString,
+      application_name: LISTENER_NAME,
       ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
     });
     candidate.on('error', () => lost(candidate));
