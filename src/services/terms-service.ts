@@ -273,10 +273,11 @@ async function insertTerm(
     const slug = term.slug === '' ? '' : await freeSlug(repo, term.taxonomy, term.slug, ancestors);
     const id = await repo.insert({ ...term, slug });
     if (id === undefined) continue;
-    if (term.slug !== '') return { ...term, id, slug };
+    // A new term carries no events yet.
+    if (term.slug !== '') return { ...term, id, slug, published_count: 0 };
     const fallback = await freeSlug(repo, term.taxonomy, String(id), ancestors, id);
     await repo.update(id, { slug: fallback });
-    return { ...term, id, slug: fallback };
+    return { ...term, id, slug: fallback, published_count: 0 };
   }
 }
 

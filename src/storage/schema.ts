@@ -167,4 +167,6 @@ export interface TermRow {
   slug: string;
   description: string;
   parent: number;
+  /** Published events (series once) carrying the term, kept by triggers (migration 0008). */
+  published_count: Generated<number>;
 }

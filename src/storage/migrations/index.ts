@@ -6,7 +6,7 @@ import { recurrence } from './0004-recurrence.ts';
 import { venueCoordinates } from './0005-venue-coordinates.ts';
 import { icalImports } from './0006-ical-imports.ts';
 import { importRecords } from './0007-import-records.ts';
-import { changeNotifications } from './0008-change-notifications.ts';
+import { writerScaling } from './0008-writer-scaling.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -22,7 +22,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005-venue-coordinates': venueCoordinates(dialect),
         '0006-ical-imports': icalImports(dialect),
         '0007-import-records': importRecords(),
-        '0008-change-notifications': changeNotifications(dialect),
+        '0008-writer-scaling': writerScaling(dialect),
       };
     },
   };
