@@ -33,7 +33,7 @@ export interface CacheView<V> {
 type Entry<V> = { value: V } | { refusal: RestError };
 
 export class ReadCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries = new Map<string, Promise<Entry<V>>>();
   private epoch: number | null = null;
   private validUntil: Promise<string | null> = Promise.resolve(null);
 
@@ -69,22 +69,33 @@ export class ReadCache<V> {
     return (await this.open(request)).get(key, compute);
   }
 
+  /**
+   * Concurrent misses of one key share one computation: after a write, the many requests that
+   * arrive for the same page compute it once instead of each running the same queries.
+   */
   private async lookup(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
-    const hit = this.epoch === epoch ? this.entries.get(key) : undefined;
-    const entry = hit ?? (await settle(compute));
-    if (hit === undefined) this.keep(epoch, key, entry);
+    let pending = this.epoch === epoch ? this.entries.get(key) : undefined;
+    if (pending === undefined) {
+      pending = settle(compute);
+      this.keep(epoch, key, pending);
+    }
+    const entry = await pending;
     if ('refusal' in entry) throw entry.refusal;
     return entry.value;
   }
 
-  private keep(epoch: number, key: string, entry: Entry<V>): void {
-    // A concurrent request may have moved the cache to a newer epoch meanwhile: then this
-    // value, computed under the older one, is returned but not kept.
-    if (this.epoch === epoch) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    }
+  /**
+   * A value computed under an epoch the cache has since left is returned but not kept; a
+   * computation that failed is forgotten.
+   */
+  private keep(epoch: number, key: string, pending: Promise<Entry<V>>): void {
+    if (this.epoch !== epoch) return;
+    this.entries.delete(key);
+    this.entries.set(key, pending);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    pending.catch(() => {
+      if (this.entries.get(key) === pending) this.entries.delete(key);
+    });
   }
 }
 
