@@ -155,6 +155,13 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findById(id);
   }
 
+  /** Series masters and their non-trashed occurrences (what an iCalendar file of a series needs). */
+  async seriesOf(masterIds: readonly number[], now: Date): Promise<{ masters: EventRow[]; occurrences: EventRow[] }> {
+    const events = new EventsRepository(this.db, formatWall(now));
+    const [masters, occurrences] = await Promise.all([events.findByIds(masterIds), events.occurrencesOf(masterIds)]);
+    return { masters, occurrences };
+  }
+
   findIdBySlug(slug: string, now: Date): Promise<number | undefined> {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
