@@ -97,7 +97,7 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
           file = Buffer.from(await fetchIcal(fields.url, deps.config.importUrlAllowlist, maxBytes));
         }
         try {
-          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits }, ctx, ctx.user!, file, options);
+          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits, recurrence: deps.config.recurrence }, ctx, ctx.user!, file, options);
           return sendJson(request, reply, 200, report);
         } catch (error) {
           if (error instanceof IcalInputError) {
