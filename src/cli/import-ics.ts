@@ -133,7 +133,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof IcalTooLargeError) {
-      console.error(`calendar: ${translate('en', 'ical-too-large', { limit: error.limit })}`);
+      console.error(`calendar: ${error.line === undefined ? '' : `line ${error.line}: `}${translate('en', 'ical-too-large', { limit: error.limit })}`);
       return 1;
     }
     if (error instanceof RestError) {
