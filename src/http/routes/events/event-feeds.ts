@@ -18,7 +18,7 @@ import { isPositiveInteger, rule } from '../../rest/validators.ts';
 import { pageSize } from '../../../domain/reasons.ts';
 import { loadEventModels } from '../../serializers/event-serializer.ts';
 import { renderCalendar, type CalendarHead } from '../../serializers/ical/calendar-renderer.ts';
-import type { CalendarEntry } from '../../serializers/ical/series-vevents.ts';
+import { isException, type CalendarEntry } from '../../serializers/ical/series-vevents.ts';
 import type { Status } from '../../../domain/status.ts';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
@@ -123,24 +123,29 @@ async function calendarEntries(deps: FeedDeps, ctx: RestContext, rows: readonly 
   const masterOf = (event: EventRow) => (event.is_series_master === 1 ? event.id : options.asSeries ? event.post_parent : 0);
   const masterIds = [...new Set(rows.map(masterOf).filter((id) => id !== 0))];
   const { masters, occurrences } = await deps.events.seriesOf(masterIds, ctx.now);
-  const unique = new Map([...rows, ...masters, ...occurrences].map((event) => [event.id, event]));
+  const masterRows = new Map(masters.map((event) => [event.id, event]));
+  const members = (masterId: number) => occurrences.filter((event) => event.post_parent === masterId);
+  const exceptions = masters.flatMap((master) => members(master.id).filter((event) => options.shows(event) && isException(event, master)));
+  // Read models only for what is written: the rows, the masters and the exception VEVENTs.
+  const unique = new Map([...rows, ...masters, ...exceptions].map((event) => [event.id, event]));
   const models = new Map((await loadEventModels(deps.db, [...unique.values()], ctx, { locked: options.locked })).map((model) => [model.event.id, model]));
   const entries: CalendarEntry[] = [];
   const written = new Set<number>();
   for (const row of rows) {
     const masterId = masterOf(row);
-    const master = models.get(masterId);
+    const master = masterRows.get(masterId);
     if (masterId === 0 || master === undefined) {
       entries.push(models.get(row.id)!);
       continue;
     }
     if (written.has(masterId)) continue;
     written.add(masterId);
-    const members = occurrences.filter((event) => event.post_parent === masterId);
+    const all = members(masterId);
     entries.push({
-      master,
-      members: members.filter(options.shows).map((event) => models.get(event.id)!),
-      hidden: members.filter((event) => !options.shows(event)).map((event) => event.recurrence_id ?? event.start_local),
+      master: models.get(masterId)!,
+      exceptions: exceptions.filter((event) => event.post_parent === masterId).map((event) => models.get(event.id)!),
+      hidden: all.filter((event) => !options.shows(event)).map((event) => event.recurrence_id ?? event.start_local),
+      lastEnd: all.reduce((last, event) => (event.end_local > last ? event.end_local : last), master.end_local),
     });
   }
   return entries;

@@ -7,7 +7,7 @@ import type { EventModel } from '../event-serializer.ts';
 import type { RestContext } from '../../rest/context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
-import { addRecurrence, isException, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';
+import { addRecurrence, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';
 
 // RFC 5545 §3.1: at most 75 octets per line. ical.js counts the continuation's leading space
 // outside its fold length, so 74 keeps every line within 75.
@@ -194,8 +194,7 @@ function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
 function renderEntry(entry: CalendarEntry, ctx: RestContext): string {
   if (!isSeries(entry)) return renderEvent(entry, ctx).toString();
   const master = entry.master;
-  const exceptions = entry.members.filter((member) => isException(member, master.event));
-  return [renderEvent(master, ctx, { master: entry }), ...exceptions.map((member) => renderEvent(member, ctx, { instanceOf: master }))]
+  return [renderEvent(master, ctx, { master: entry }), ...entry.exceptions.map((member) => renderEvent(member, ctx, { instanceOf: master }))]
     .map((component) => component.toString())
     .join(CRLF);
 }
@@ -206,10 +205,9 @@ function renderEntry(entry: CalendarEntry, ctx: RestContext): string {
  */
 function zoneUses(entry: CalendarEntry): ZoneUse[] {
   if (!isSeries(entry)) return [zoneUse(entry)];
-  const { event, series } = entry.master;
-  const ends = [event.end_local, series?.last ?? '', event.recurrence_horizon ?? '', ...entry.members.map((member) => member.event.end_local)];
-  const last = ends.reduce((a, b) => (a > b ? a : b));
-  return [{ zone: seriesZone(event), start: event.start_local, end: last }, ...entry.members.map(zoneUse)];
+  const { event } = entry.master;
+  const last = [event.end_local, entry.lastEnd, event.recurrence_horizon ?? ''].reduce((a, b) => (a > b ? a : b));
+  return [{ zone: seriesZone(event), start: event.start_local, end: last }, ...entry.exceptions.map(zoneUse)];
 }
 
 /**

@@ -1,28 +1,30 @@
 import ICAL from 'ical.js';
-import { utcToWall, wallToUtc } from '../../../domain/dates/time-zone.ts';
+import { isRepeatedWallClock, utcToWall, wallToUtc } from '../../../domain/dates/time-zone.ts';
 import { expandRecurrence } from '../../../domain/recurrence/expand.ts';
 import { loadRecurrence } from '../../../domain/recurrence/series.ts';
 import { seriesRecurrence } from '../../../services/series-service.ts';
 import type { EventRow } from '../../../storage/schema.ts';
 import type { EventModel } from '../event-serializer.ts';
 import { dateOf, icalParam, timeOf } from './ical-values.ts';
-import { seriesZone, tzidZone } from './vtimezone.ts';
+import { seriesZone } from './vtimezone.ts';
 
 /**
- * A series as one file shows it (60 §7): the master, the occurrences the request may see, and
- * the original starts of those it may not (written as EXDATE, so that a client expanding the
- * rule does not bring them back).
+ * A series as one file shows it (60 §7): the master, the occurrences the request may see that
+ * need a VEVENT of their own (see isException), the original starts of those it may not see
+ * (written as EXDATE, so that a client expanding the rule does not bring them back), and the
+ * end of its last materialised occurrence.
  */
 export interface SeriesModel {
   master: EventModel;
-  members: EventModel[];
+  exceptions: EventModel[];
   hidden: string[];
+  lastEnd: string;
 }
 
 export type CalendarEntry = EventModel | SeriesModel;
 
 export function isSeries(entry: CalendarEntry): entry is SeriesModel {
-  return 'members' in entry;
+  return 'exceptions' in entry;
 }
 
 /**
@@ -30,10 +32,10 @@ export function isSeries(entry: CalendarEntry): entry is SeriesModel {
  * (`recurrence_exception` of 60 §5), and one whose wall clock falls in a repeated hour, which
  * RFC 5545 clients would place an hour off the API (50 B.9).
  */
-export function isException(member: EventModel, master: EventRow): boolean {
-  const { event } = member;
+export function isException(event: EventRow, master: EventRow): boolean {
   if (event.overridden !== null || event.recurrence_id !== event.start_local) return true;
-  return seriesZone(master) !== undefined && tzidZone(member) === undefined;
+  const zone = seriesZone(master);
+  return zone !== undefined && event.all_day === 0 && (isRepeatedWallClock(event.start_local, zone) || isRepeatedWallClock(event.end_local, zone));
 }
 
 /** A date-time of the series (DTSTART's form): VALUE=DATE, TZID wall clock, or UTC. */
