@@ -118,6 +118,20 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(orphan.body.items.map((item: any) => [item.result, item.reason]), [['skipped', 'recurrence-override']]);
     });
 
+    test('Outlook series: Windows zone names in DTSTART, EXDATE and RECURRENCE-ID; the moved occurrence keeps the series zone', async () => {
+      const { status, body } = await importBytes(t, fixture('outlook-series.ics'));
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.items.map((item: any) => [item.result, item.warnings]), [['created', ['timezone-mapped']], ['created', ['timezone-mapped']]]);
+      const occurrences = (await t.request('GET', `${NS}/events?post_parent=${body.items[0].event_id}&start_date=2025-04-01&end_date=2025-05-31`)).body.events;
+      assert.deepEqual(occurrences.map((event: any) => [event.timezone, event.start_date, event.utc_start_date, event.venue.venue]), [
+        ['Europe/Berlin', '2025-04-08 09:00:00', '2025-04-08 07:00:00', 'Room 4'],
+        ['Europe/Berlin', '2025-04-15 10:00:00', '2025-04-15 08:00:00', 'Room 5'],
+        ['Europe/Berlin', '2025-04-29 09:00:00', '2025-04-29 07:00:00', 'Room 4'],
+        ['Europe/Berlin', '2025-05-06 09:00:00', '2025-05-06 07:00:00', 'Room 4'],
+      ]);
+      assert.equal(body.items[1].event_id, occurrences[1].id);
+    });
+
     test('billion-laughs recurrences: refused rules skip, the occurrences of one file are capped (413, nothing written)', async () => {
       const before = await rowCounts(t);
       const series = (i: number, rule: string) => `BEGIN:VEVENT\r\nUID:flood-${i}@example.com\r\nDTSTART:20250410T100000Z\r\nSUMMARY:Flood ${i}\r\nRRULE:${rule}\r\nEND:VEVENT\r\n`;
