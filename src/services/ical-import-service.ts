@@ -248,7 +248,7 @@ class ImportWriter {
       title,
       ...(warnings.length ? { warnings } : {}),
     });
-    if (mapped.overrides !== undefined) return this.override(mapped, existing, done, skipped);
+    if (mapped.overrides !== undefined) return this.override(mapped, known && existing ? { event: existing, hash: known.content_hash } : undefined, done, skipped);
     if (known && existing) {
       if (existing.status === 'trash') return skipped('trashed-locally', title);
       if (known.content_hash === mapped.hash) return done('unchanged', existing.id);
@@ -276,7 +276,8 @@ class ImportWriter {
    */
   private async override(
     mapped: MappedEvent,
-    existing: EventRow | undefined,
+    /** The occurrence an earlier import of this key wrote to, with that import's record. */
+    previous: { event: EventRow; hash: string } | undefined,
     done: (result: ItemResult, eventId: number) => ReportItem,
     skipped: (reason: SkipReason, title?: string) => ReportItem,
   ): Promise<ReportItem> {
@@ -284,16 +285,15 @@ class ImportWriter {
     const masterKey = await this.imports.find(mapped.uid, '');
     const master = masterKey ? await this.events.find(masterKey.event_id, this.ctx.now) : undefined;
     if (master === undefined || master.is_series_master !== 1) return skipped('recurrence-override', title);
-    const occurrence = existing ?? (await this.events.occurrenceAt(master, mapped.overrides!, this.ctx.now));
+    const occurrence = previous?.event ?? (await this.events.occurrenceAt(master, mapped.overrides!, this.ctx.now));
     if (occurrence === undefined) return skipped('recurrence-override', title);
     if (occurrence.status === 'trash') return skipped('trashed-locally', title);
-    const known = existing !== undefined ? await this.imports.find(mapped.uid, mapped.instanceKey) : undefined;
-    if (known?.content_hash === mapped.hash) return done('unchanged', occurrence.id);
-    if (known !== undefined && this.options.update === 'skip') return skipped('exists', title);
+    if (previous?.hash === mapped.hash) return done('unchanged', occurrence.id);
+    if (previous !== undefined && this.options.update === 'skip') return skipped('exists', title);
     const fields = await this.overrideFields(mapped, master, occurrence);
     if (Object.keys(fields).length > 0) await this.events.updateIn(this.trx, this.ctx, this.user, occurrence.id, { ...fields, scope: 'this' });
     await this.remember(mapped, occurrence.id);
-    return done(known === undefined ? 'created' : 'updated', occurrence.id);
+    return done(previous === undefined ? 'created' : 'updated', occurrence.id);
   }
 
   /** What an override changes on its occurrence: times unlike its own, values unlike its series' VEVENT. */

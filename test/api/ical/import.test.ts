@@ -132,6 +132,24 @@ for (const dialect of DIALECTS) {
       assert.equal(body.items[1].event_id, occurrences[1].id);
     });
 
+    test('a plain event that gains a rule in the file becomes a series, and a plain event again when the rule goes', async () => {
+      const file = (rule: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:club@example.com\r\nDTSTART;TZID=Europe/Rome:20250602T180000\r\nDTEND;TZID=Europe/Rome:20250602T190000\r\n${rule}SUMMARY:Book club\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+      const plain = await importBytes(t, file(''));
+      const id = plain.body.items[0].event_id;
+      const series = await importBytes(t, file('RRULE:FREQ=WEEKLY;COUNT=3\r\n'));
+      assert.equal(series.body.items[0].result, 'updated');
+      const masterId = series.body.items[0].event_id;
+      assert.notEqual(masterId, id);
+      assert.equal((await get(t, id)).post_parent, masterId, 'the event keeps its id as the first occurrence');
+      assert.equal((await get(t, masterId)).occurrences.count, 3);
+      assert.equal((await importBytes(t, file('RRULE:FREQ=WEEKLY;COUNT=3\r\n'))).body.items[0].result, 'unchanged');
+      const again = await importBytes(t, file(''));
+      assert.deepEqual(again.body.items.map((item: any) => [item.result, item.event_id]), [['updated', masterId]]);
+      const master = await get(t, masterId);
+      assert.equal(master.recurrence, undefined, 'a plain event again');
+      assert.equal(master.start_date, '2025-06-02 18:00:00');
+    });
+
     test('billion-laughs recurrences: refused rules skip, the occurrences of one file are capped (413, nothing written)', async () => {
       const before = await rowCounts(t);
       const series = (i: number, rule: string) => `BEGIN:VEVENT\r\nUID:flood-${i}@example.com\r\nDTSTART:20250410T100000Z\r\nSUMMARY:Flood ${i}\r\nRRULE:${rule}\r\nEND:VEVENT\r\n`;
