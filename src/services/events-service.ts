@@ -3,7 +3,7 @@ import { can } from '../domain/auth/capabilities.ts';
 import type { OwnedRecord } from '../domain/auth/record-permissions.ts';
 import { parseInstant, parseWallClock } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
-import { utcToWall } from '../domain/dates/time-zone.ts';
+import { utcToWall, wallToUtc } from '../domain/dates/time-zone.ts';
 import { invalidParam, RestError } from '../domain/errors.ts';
 import { REASONS } from '../domain/reasons.ts';
 import { cleanWebsite } from '../domain/events/event-web.ts';
@@ -153,6 +153,23 @@ export class EventsService {
   /** The event for a permission gate, or undefined when the id names no event. */
   find(id: number, now: Date): Promise<EventRow | undefined> {
     return new EventsRepository(this.db, formatWall(now)).findById(id);
+  }
+
+  /** Series masters and their non-trashed occurrences (what an iCalendar file of a series needs). */
+  async seriesOf(masterIds: readonly number[], now: Date): Promise<{ masters: EventRow[]; occurrences: EventRow[] }> {
+    const events = new EventsRepository(this.db, formatWall(now));
+    const [masters, occurrences] = await Promise.all([events.findByIds(masterIds), events.occurrencesOf(masterIds)]);
+    return { masters, occurrences };
+  }
+
+  /**
+   * The occurrence of a series whose original start is this UTC instant (an all-day series: whose
+   * original date is its date), trashed ones included; undefined when the rule gives none there.
+   */
+  async occurrenceAt(master: EventRow, originalUtc: string, now: Date): Promise<EventRow | undefined> {
+    const matches = (start: string) => (master.all_day === 1 ? start.slice(0, 10) === originalUtc.slice(0, 10) : wallToUtc(start, master.timezone) === originalUtc);
+    const found = (await new SeriesRepository(this.db).occurrences(master.id)).find((row) => row.recurrence_id !== null && matches(row.recurrence_id));
+    return found === undefined ? undefined : this.find(found.id, now);
   }
 
   findIdBySlug(slug: string, now: Date): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dateDetails } from '../../domain/dates/datetime-format.ts';
-import { eventPageUrl, eventWebsite } from '../../domain/events/event-web.ts';
+import { eventWebsite, occurrencePageUrl } from '../../domain/events/event-web.ts';
 import { eventJsonLd } from '../../domain/events/json-ld.ts';
 import { redactLockedEvent } from '../../domain/events/redaction.ts';
 import { autop } from '../../domain/text/autop.ts';
@@ -31,11 +31,6 @@ interface Embedded {
   venue: Record<string, unknown> | [];
   organizer: Record<string, unknown>[];
   series: SeriesSummary | undefined;
-}
-
-/** Pro's date-suffixed page of one instance (60 §2): `…/event/{slug}/{YYYY-MM-DD}/`. */
-function occurrencePageUrl(url: string, event: EventRow): string {
-  return event.post_parent !== 0 && url.endsWith(`/event/${event.slug}/`) ? `${url}${event.start_local.slice(0, 10)}/` : url;
 }
 
 /** The extension keys of series members (60 §5); standalone events get none. */
@@ -71,7 +66,7 @@ function flag(value: number | null): boolean {
 
 function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
   const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
-  const url = occurrencePageUrl(eventPageUrl(ctx.urls.edition, event), event);
+  const url = occurrencePageUrl(ctx.urls.edition, event);
   const values = costValues(event);
   const position = event.currency_position as CurrencyPosition;
   const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));

@@ -67,6 +67,28 @@ export class EventsRepository {
    * PostgreSQL a concurrent write then waits instead of being overwritten from a stale read
    * (SQLite runs one write transaction at a time anyway). Portable SQL: a no-op update.
    */
+  /** Events by id, as of now, in no particular order. */
+  async findByIds(ids: readonly number[]): Promise<EventRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('events').selectAll().where('id', 'in', [...ids]).execute();
+    return rows.map((row) => asOfNow(row, this.nowUtc));
+  }
+
+  /** Every occurrence of these series masters except trashed ones, as of now, in start order. */
+  async occurrencesOf(masterIds: readonly number[]): Promise<EventRow[]> {
+    if (masterIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('post_parent', 'in', [...masterIds])
+      .where('is_series_master', '=', 0)
+      .where('status', '!=', 'trash')
+      .orderBy('start_local')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => asOfNow(row, this.nowUtc));
+  }
+
   async lockRow(id: number): Promise<void> {
     await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
