@@ -229,6 +229,15 @@ for (const dialect of DIALECTS) {
       assert.equal(google.searchParams.get('ctz'), 'Europe/Copenhagen');
       assert.equal(google.searchParams.get('location'), 'Harbour Hall, Kajgade 1, Aarhus, 8000, Denmark');
       has(res.text, new RegExp(`href="http://calendar.test${NS}/events/${f.ids.concert}.ics" rel="nofollow"`));
+      const outlook = new URL(hrefs(res.text).find((href) => href.startsWith('https://outlook.office.com/owa/'))!);
+      assert.equal(outlook.searchParams.get('path'), '/calendar/action/compose');
+      assert.equal(outlook.searchParams.get('rrv'), 'addevent');
+      assert.equal(outlook.searchParams.get('startdt'), '2026-04-12T19:30:00+02:00');
+      assert.equal(outlook.searchParams.get('enddt'), '2026-04-12T22:00:00+02:00');
+      assert.equal(outlook.searchParams.get('subject'), 'Opening Concert');
+      assert.equal(outlook.searchParams.get('location'), 'Harbour Hall, Kajgade 1, Aarhus, 8000, Denmark');
+      assert.equal(outlook.searchParams.get('body'), 'An evening of jazz by the harbour.');
+      has(res.text, /href="https:\/\/outlook.live.com\/owa\/\?path=%2Fcalendar%2Faction%2Fcompose&amp;rrv=addevent&amp;startdt=2026-04-12T19%3A30%3A00%2B02%3A00/);
       has(res.text, /href="\/venue\/harbour-hall\/"/);
       has(res.text, /href="mailto:info@jazz.example"/);
       has(res.text, /href="https:\/\/www.google.com\/maps\/search\/\?api=1&amp;query=Kajgade/);
@@ -236,6 +245,8 @@ for (const dialect of DIALECTS) {
       const market = await get(`/event/${f.slugs.market}/`);
       const marketGoogle = new URL(hrefs(market.text).find((href) => href.startsWith('https://calendar.google.com/calendar/render?action'))!);
       assert.equal(marketGoogle.searchParams.get('dates'), '20260425/20260426');
+      const marketOutlook = new URL(hrefs(market.text).find((href) => href.startsWith('https://outlook.live.com/owa/'))!);
+      assert.deepEqual([marketOutlook.searchParams.get('startdt'), marketOutlook.searchParams.get('enddt'), marketOutlook.searchParams.get('allday')], ['2026-04-25', '2026-04-26', 'true']);
       const tokyo = await get(`/event/${f.slugs.tokyo}/`);
       has(tokyo.text, /April 16 @ 6:00 pm – 7:00 pm JST/);
     });

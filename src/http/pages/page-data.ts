@@ -86,6 +86,18 @@ export class PageData {
     return { events: await this.views(ctx, rows), total };
   }
 
+  /**
+   * A month grid's events, or, when more than `limit` match, only their local spans: the grid
+   * then shows per-day counts (55 §4) without reading and rendering thousands of events.
+   */
+  async windowOrSpans(ctx: RestContext, filters: ViewFilters, bounds: Bounds, limit: number): Promise<{ events: EventView[]; spans?: Array<{ start_date: string; end_date: string }> }> {
+    const filter = this.filter(filters, bounds);
+    const { rows, total } = await this.events.list(filter, 1, limit, ctx.now, { rowsUpTo: limit });
+    if (total <= limit) return { events: await this.views(ctx, rows) };
+    const spans = await this.events.spans(filter, ctx.now);
+    return { events: [], spans: spans.map((span) => ({ start_date: span.start_local, end_date: span.end_local })) };
+  }
+
   /** One visible occurrence of a series, hidden-from-listings ones included (their pages work). */
   private async occurrence(ctx: RestContext, masterId: number, bounds: Bounds, descending = false): Promise<EventRow | undefined> {
     const filter = { ...this.filter({ featured: false }, bounds, descending), postParent: masterId, withHidden: true };

@@ -1,5 +1,5 @@
 import type { CalendarSettings } from '../../config.ts';
-import { addDays, addMonths, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
+import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
 import { query, type ArchiveRef, type ViewState } from '../../web/links.ts';
 import type { PageEnv } from '../../web/model.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
@@ -137,11 +137,19 @@ export async function loadView(
     const lastOfMonth = addDays(`${addMonths(month, 1)}-01`, -1);
     const firstCell = addDays(firstOfMonth, -((weekday(firstOfMonth) - settings.weekStart + 7) % 7));
     const lastCell = addDays(lastOfMonth, (settings.weekStart + 6 - weekday(lastOfMonth) + 7) % 7);
-    const { events, total } = await data.list(ctx, filters, data.windowBounds(firstCell, lastCell), 1, MONTH_LIMIT);
-    if (total > MONTH_LIMIT) notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
+    const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(firstCell, lastCell), MONTH_LIMIT);
+    let dayCounts: Record<string, number> | undefined;
+    if (spans) {
+      notices.push(env.t('page_month_counts', { count: MONTH_LIMIT }));
+      dayCounts = {};
+      for (const span of spans) {
+        const { first, last } = coveredDates(span);
+        for (let day = first < firstCell ? firstCell : first; day <= last && day <= lastCell; day = addDays(day, 1)) dayCounts[day] = (dayCounts[day] ?? 0) + 1;
+      }
+    }
     let nextEventMonth: string | undefined;
     let latestPast;
-    if (events.length === 0) {
+    if (events.length === 0 && !spans) {
       noindex = true;
       if (params.search === undefined) {
         const next = await data.nextStart(ctx, filters, `${lastOfMonth} 23:59:59`);
@@ -157,6 +165,7 @@ export async function loadView(
       firstCell,
       lastCell,
       events,
+      dayCounts,
       perDay: settings.monthEventsPerDay,
       previousMonth: extremes.first && month > monthPart(extremes.first) ? addMonths(month, -1) : undefined,
       nextMonth: extremes.last && month < monthPart(extremes.last) ? addMonths(month, 1) : undefined,

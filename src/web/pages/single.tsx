@@ -32,17 +32,39 @@ function locationText(venue: LinkedView | undefined): string | undefined {
   return text === '' ? undefined : text;
 }
 
+/** The description as plain text (50 B.9), cut at 1,000 characters with a pointer to the page. */
+function detailsText(env: PageEnv, event: EventView): string {
+  const details = plainTextExcerpt(event.description, Number.MAX_SAFE_INTEGER);
+  return details.length > 1000 ? `${details.slice(0, 1000)} ${env.t('page_full_description', { url: event.url })}` : details;
+}
+
 function googleCalendarLink(env: PageEnv, event: EventView): string {
   const { dates, ctz } = googleDates(event);
-  let details = plainTextExcerpt(event.description, Number.MAX_SAFE_INTEGER);
-  if (details.length > 1000) details = `${details.slice(0, 1000)} ${env.t('page_full_description', { url: event.url })}`;
   return `https://calendar.google.com/calendar/render${query([
     ['action', 'TEMPLATE'],
     ['text', event.title],
     ['dates', dates],
-    ['details', details],
+    ['details', detailsText(env, event)],
     ['location', locationText(venueOf(event))],
     ['ctz', ctz],
+  ])}`;
+}
+
+/**
+ * R's Outlook "add event" shape (55 §7.3) on Outlook 365 (`office`) or Outlook.com (`live`):
+ * ISO instants with the event's offset; all-day events as dates, the end exclusive like Google's.
+ */
+function outlookLink(env: PageEnv, event: EventView, host: 'office' | 'live'): string {
+  const allDay = event.all_day === true;
+  return `https://outlook.${host}.com/owa/${query([
+    ['path', '/calendar/action/compose'],
+    ['rrv', 'addevent'],
+    ['startdt', allDay ? datePart(event.start_date) : isoWithOffset(event.start_date, event.utc_start_date)],
+    ['enddt', allDay ? addDays(datePart(event.end_date), 1) : isoWithOffset(event.end_date, event.utc_end_date)],
+    ['allday', allDay ? 'true' : undefined],
+    ['subject', event.title],
+    ['body', detailsText(env, event)],
+    ['location', locationText(venueOf(event))],
   ])}`;
 }
 
@@ -182,6 +204,8 @@ export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage 
             <ul>
               <li><a href={googleCalendarLink(env, event)}>Google Calendar</a></li>
               <li><a href={ics} rel="nofollow">iCalendar (.ics)</a></li>
+              <li><a href={outlookLink(env, event, 'office')}>Outlook 365</a></li>
+              <li><a href={outlookLink(env, event, 'live')}>Outlook.com</a></li>
             </ul>
           </details>
         </>

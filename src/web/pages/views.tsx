@@ -49,6 +49,8 @@ export interface MonthModel extends ViewFrame {
   firstCell: string;
   lastCell: string;
   events: EventView[];
+  /** More events than a grid lists (55 §4): how many cover each date, and no events. */
+  dayCounts?: Record<string, number>;
   perDay: number;
   previousMonth?: string;
   nextMonth?: string;
@@ -170,7 +172,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
   const weeks = monthCells(model);
   const monthHref = (month: string) => viewHref(env, { ...state, view: 'month', anchor: month, date: undefined });
   const dayHref = (date: string) => viewHref(env, { ...state, view: 'day', anchor: date, date: undefined });
-  const hasEvents = model.events.length > 0;
+  const hasEvents = model.events.length > 0 || model.dayCounts !== undefined;
   return (
     <Page env={env} model={model}>
       <nav aria-label={t('page_month_nav')} class="paging">
@@ -216,7 +218,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
             <tr>
               {week.map((cell, column) => {
                 const other = cell.date.slice(0, 7) !== model.month;
-                const count = cell.spanning.length + cell.timed.length;
+                const count = model.dayCounts?.[cell.date] ?? cell.spanning.length + cell.timed.length;
                 const shown = cell.timed.slice(0, model.perDay);
                 const more = cell.timed.length - shown.length;
                 const classes = [other ? 'other' : '', cell.date === env.today ? 'today' : '', count === 0 ? 'empty' : ''].filter(Boolean).join(' ');
@@ -233,7 +235,13 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                       )}
                       {other ? <span class="vh"> {t(cell.date.slice(0, 7) < model.month ? 'page_previous_month_cell' : 'page_next_month_cell')}</span> : null}
                     </p>
-                    {count > 0 ? (
+                    {count > 0 && model.dayCounts ? (
+                      <p class="day-count">
+                        <a href={dayHref(cell.date)} aria-label={t('page_day_count_label', { count, date: longDate(env.lang, cell.date) })}>
+                          {t('page_day_count', { count })}
+                        </a>
+                      </p>
+                    ) : count > 0 ? (
                       <ul>
                         {cell.spanning.map((event) => {
                           const titled = datePart(event.start_date) === cell.date || column === 0 || cell.date === model.firstCell;
