@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
+import { ENHANCE_SCRIPT_PATH } from './enhance-script.ts';
 import { STYLESHEET_PATH } from './stylesheet.ts';
 import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
@@ -133,10 +134,37 @@ function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; export
   );
 }
 
+function Main(props: FrameProps) {
+  return (
+    <main id="main" tabindex={-1}>
+      <div role="status" class="notices">
+        {(props.notices ?? []).map((notice) => <p>{notice}</p>)}
+      </div>
+      {props.alert ? <p role="alert" class="alert">{props.alert}</p> : null}
+      {props.children}
+    </main>
+  );
+}
+
+function Bar({ env, bar }: FrameProps) {
+  return <SearchBar env={env} state={bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={bar?.current} />;
+}
+
 /** The common frame of 55 §3.1 around a page's `<main>` content. */
 export function Frame(props: FrameProps) {
   const { env } = props;
   const { t } = env;
+  if (env.partial) {
+    return (
+      <html lang={env.lang}>
+        <head><title>{`${props.title} – ${env.siteName}`}</title></head>
+        <body>
+          <Bar {...props} />
+          <Main {...props} />
+        </body>
+      </html>
+    );
+  }
   const canonical = env.site + EDITION_PREFIXES[env.lang] + (props.canonical ?? env.path.split('?')[0]);
   const eventsHome = editionPath(env, '/events/');
   return (
@@ -153,6 +181,7 @@ export function Frame(props: FrameProps) {
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
         <link rel="stylesheet" href={`${env.basePath}${STYLESHEET_PATH}`} />
+        <script src={`${env.basePath}${ENHANCE_SCRIPT_PATH}`} defer />
         {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
         <link rel="icon" href="data:," />
         {props.jsonLd && props.jsonLd.length > 0 ? (
@@ -175,14 +204,8 @@ export function Frame(props: FrameProps) {
             </ul>
           </nav>
         </header>
-        <SearchBar env={env} state={props.bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={props.bar?.current} />
-        <main id="main" tabindex={-1}>
-          <div role="status" class="notices">
-            {(props.notices ?? []).map((notice) => <p>{notice}</p>)}
-          </div>
-          {props.alert ? <p role="alert" class="alert">{props.alert}</p> : null}
-          {props.children}
-        </main>
+        <Bar {...props} />
+        <Main {...props} />
         <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} />
       </body>
     </html>

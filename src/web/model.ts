@@ -83,4 +83,6 @@ export interface PageEnv {
   today: string;
   /** Absolute public origin for webcal links, null on a loopback origin (§7.3). */
   publicSite: string | null;
+  /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
+  partial: boolean;
 }

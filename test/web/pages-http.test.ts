@@ -110,6 +110,24 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('the optional script: one deferred same-origin file, cached; ?partial=1 answers the bar and <main> only', async () => {
+      const page = await get('/da/events/2026-04/');
+      const src = /<script src="(\/assets\/calendar\.js\?v=[\w-]+)" defer><\/script>/.exec(page.text)?.[1];
+      assert.ok(src, 'the page loads the script');
+      assert.equal(count(page.text, /<script /g), 2, 'the script and the JSON-LD block, nothing else');
+      const script = await get(src);
+      assert.equal(script.status, 200);
+      assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(script.headers['cache-control'], 'public, max-age=31536000, immutable');
+      has(script.text, /searchParams\.set\('partial', '1'\)/);
+      const partial = await get('/da/events/2026-05/?partial=1');
+      assert.equal(partial.status, 200);
+      assert.equal(partial.headers['x-robots-tag'], 'noindex');
+      has(partial.text, /^<!doctype html>\n<html lang="da"><head><title>maj 2026 – Town Calendar<\/title><\/head><body><div class="bar">/);
+      has(partial.text, /<main id="main" tabindex="-1">.*<h1>maj 2026<\/h1>.*<\/main><\/body><\/html>$/s);
+      lacks(partial.text, /<header|<footer|<link |<script /);
+    });
+
     test('noindex (meta and header) on search results, empty views and invalid dates', async () => {
       for (const url of ['/events/list/?tribe-bar-search=jazz', '/events/2026-09/', '/events/2026-09-09/', '/events/month/?tribe-bar-date=nonsense']) {
         const res = await get(url);

@@ -25,6 +25,7 @@ import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
 import { CalendarView } from '../../web/pages/views.tsx';
 import { renderDocument } from '../../web/render.ts';
+import { ENHANCE_SCRIPT, ENHANCE_SCRIPT_PATH } from '../../web/enhance-script.ts';
 import { STYLESHEET, STYLESHEET_PATH } from '../../web/stylesheet.ts';
 import { createContext, type RestContext } from '../rest/context.ts';
 import { NAMESPACE } from '../rest/urls.ts';
@@ -95,6 +96,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       siteZone: config.timezone,
       today: datePart(data.siteNow(ctx.now)),
       publicSite: isLoopback(origin) ? null : ctx.urls.site,
+      partial: new URLSearchParams(search).get('partial') === '1',
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
   };
@@ -235,7 +237,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
           return notFound(req);
         }
         if (ical || target.ical) return { status: 302, location: outcome.model.exportFeed };
-        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex };
+        // A partial answer is a fragment for the script, never a page to index.
+        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex || req.env.partial };
       }
     }
   };
@@ -286,7 +289,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
-  app.get(`${base}${STYLESHEET_PATH.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').send(STYLESHEET),
-  );
+  for (const [path, type, body] of [[STYLESHEET_PATH, 'text/css', STYLESHEET], [ENHANCE_SCRIPT_PATH, 'text/javascript', ENHANCE_SCRIPT]]) {
+    app.get(`${base}${path.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
+      reply.type(`${type}; charset=utf-8`).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
+    );
+  }
 }
