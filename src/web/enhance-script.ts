@@ -16,6 +16,8 @@ export const ENHANCE_SCRIPT = `(function () {
   announcer.setAttribute('aria-live', 'polite');
   document.body.appendChild(announcer);
 
+  // What <main> shows: a history step that only changes the fragment (the skip link) is no view change.
+  var shown = location.pathname + location.search;
   function load(href, push) {
     var partial = new URL(href, location.href);
     partial.searchParams.set('partial', '1');
@@ -32,6 +34,7 @@ export const ENHANCE_SCRIPT = `(function () {
       bar.replaceWith(document.adoptNode(nextBar));
       document.title = next.title;
       if (push) history.pushState({ calendar: true }, '', href);
+      shown = location.pathname + location.search;
       var heading = main.querySelector('h1');
       if (heading) {
         heading.setAttribute('tabindex', '-1');
@@ -51,6 +54,7 @@ export const ENHANCE_SCRIPT = `(function () {
   });
 
   window.addEventListener('popstate', function () {
+    if (location.pathname + location.search === shown) return;
     load(location.href, false).catch(function () { location.reload(); });
   });
 

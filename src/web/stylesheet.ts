@@ -55,7 +55,7 @@ dl.details dd{margin:0}
 .description img{max-width:100%;height:auto}
 .preview{background:#fff3cd;border:1px solid #8a6d00;padding:.5rem}
 .site-footer{border-top:1px solid #767676;margin-top:2rem;padding:1rem 0}
-.menu summary{cursor:pointer}
+.menu summary{cursor:pointer;display:list-item}
 .menu ul{padding:.5rem 0}
 @media (max-width:767.98px){
   table.month,.month thead,.month tbody,.month tr,.month td,.month caption{display:block;width:100%}
