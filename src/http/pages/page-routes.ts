@@ -70,8 +70,9 @@ interface PageRequest {
 
 /**
  * The public calendar (55): month, list and day views, archives, single event, venue and
- * organizer pages under `{base}` and each edition prefix. Pages are rendered by src/web from the
- * objects the JSON API serializes, and cached per data version like the API lists.
+ * organizer pages under `{base}` and each edition prefix. Requests go down: services load the
+ * read models (the JSON and iCalendar renderers' own), src/web renders them as pure functions;
+ * pages are cached per data version like the API lists.
  */
 export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
   const db = storage.db;
@@ -96,6 +97,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       siteZone: config.timezone,
       today: datePart(data.siteNow(ctx.now)),
       publicSite: isLoopback(origin) ? null : ctx.urls.site,
+      context: visitor,
       partial: new URLSearchParams(search).get('partial') === '1',
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
@@ -112,7 +114,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const eventPage = async (req: PageRequest, event: EventRow, options: { password?: string; posted: boolean; preview: boolean }): Promise<Answer> => {
     const record = eventOwnership(event);
     const unlocked = isUnlocked(record, null, { password: options.password, contextEdit: false });
-    const [view] = await data.views(req.ctx, [event], options.password);
+    const [model] = await data.models(req.ctx, [event], options.password);
     const filters = { featured: false };
     const [previous, next] = await Promise.all([
       data.list(req.ctx, filters, { starts_before: event.start_local }, 1, 1, true),
@@ -121,7 +123,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const wrong = options.posted && !unlocked;
     const answer = html(SingleEventPage({
       env: req.env,
-      page: { event: view, locked: !unlocked, wrongPassword: wrong, preview: options.preview, previous: previous.events[0], next: next.events[0] },
+      page: { event: model, locked: !unlocked, wrongPassword: wrong, preview: options.preview, previous: previous.events[0], next: next.events[0] },
     }));
     return { status: wrong ? 403 : 200, html: answer, noindex: options.preview, private: options.posted || options.preview };
   };

@@ -3,16 +3,18 @@ import { addDays, datePart, isoWithOffset, timeText } from '../dates.ts';
 import { addressParts, FeaturedLabel, linkedName, localHref, Schedule, TermLinks, venueOf } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, query } from '../links.ts';
+import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import { eventViews } from '../event-view.ts';
 import type { EventView, LinkedView, PageEnv } from '../model.ts';
 
 export interface SinglePage {
-  event: EventView;
+  event: EventModel;
   /** Password-protected and not unlocked: title and schedule only, plus the form (§7.4). */
   locked: boolean;
   wrongPassword: boolean;
   preview: boolean;
-  previous?: EventView;
-  next?: EventView;
+  previous?: EventModel;
+  next?: EventModel;
 }
 
 const compact = (wall: string) => wall.replace(/[-: ]/g, '').replace(/^(\d{8})(\d{6})$/, '$1T$2');
@@ -173,7 +175,10 @@ function Details({ env, event }: { env: PageEnv; event: EventView }) {
 /** The single event page of 55 §7. */
 export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage }) {
   const { t } = env;
-  const { event } = page;
+  const view = (model: EventModel | undefined) => (model === undefined ? undefined : eventViews(env, [model])[0]);
+  const event = view(page.event)!;
+  const previous = view(page.previous);
+  const next = view(page.next);
   const venue = venueOf(event);
   const ics = `${env.ns}/events/${event.id}.ics`;
   const full = !page.locked;
@@ -210,11 +215,11 @@ export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage 
           </details>
         </>
       )}
-      {page.previous || page.next ? (
+      {previous || next ? (
         <nav aria-label={t('page_event_nav')} class="paging">
           <ul>
-            {page.previous ? <li><a href={localHref(env, page.previous.url)}>« {page.previous.title}</a></li> : null}
-            {page.next ? <li><a href={localHref(env, page.next.url)}>{page.next.title} »</a></li> : null}
+            {previous ? <li><a href={localHref(env, previous.url)}>« {previous.title}</a></li> : null}
+            {next ? <li><a href={localHref(env, next.url)}>{next.title} »</a></li> : null}
           </ul>
         </nav>
       ) : null}
