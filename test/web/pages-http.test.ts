@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import ICAL from 'ical.js';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../helpers/databases.ts';
 import { NS } from '../helpers/test-app.ts';
@@ -251,6 +252,14 @@ for (const dialect of DIALECTS) {
       assert.equal(google.searchParams.get('ctz'), 'Europe/Copenhagen');
       assert.equal(google.searchParams.get('location'), 'Harbour Hall, Kajgade 1, Aarhus, 8000, Denmark');
       has(res.text, new RegExp(`href="http://calendar.test${NS}/events/${f.ids.concert}.ics" rel="nofollow"`));
+      // 55 §15 #5: the .ics link gives text/calendar that ical.js reads as this event at its instants.
+      const ics = await get(`${NS}/events/${f.ids.concert}.ics`);
+      assert.match(ics.headers['content-type'] as string, /^text\/calendar/);
+      const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
+      assert.equal(vevent.getFirstPropertyValue('uid'), `${f.ids.concert}@calendar.test`);
+      const start = vevent.getFirstProperty('dtstart')!;
+      assert.deepEqual([String(start.getFirstValue()), start.getParameter('tzid')], ['2026-04-12T19:30:00', 'Europe/Copenhagen']);
+      assert.equal(String(vevent.getFirstPropertyValue('dtend')), '2026-04-12T22:00:00');
       const outlook = new URL(hrefs(res.text).find((href) => href.startsWith('https://outlook.office.com/owa/'))!);
       assert.equal(outlook.searchParams.get('path'), '/calendar/action/compose');
       assert.equal(outlook.searchParams.get('rrv'), 'addevent');
