@@ -107,10 +107,27 @@ function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
   return viewHref(env, { ...base, view: 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
 }
 
+/** This page in each edition (55 §11); the current one marked. */
+function LanguageLinks({ env }: { env: PageEnv }) {
+  return (
+    <ul>
+      {LANGUAGES.map((lang) => (
+        <li>
+          <a href={inEdition(env, lang)} lang={lang} hreflang={lang} aria-current={lang === env.lang ? 'true' : undefined}>
+            {LANGUAGE_NAMES[lang]}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; exportFeed?: string }) {
   const { t } = env;
   const subscribe = feed !== undefined && env.publicSite !== null;
-  if (!subscribe && exportFeed === undefined) return <footer class="site-footer" />;
+  // The language links again (55 §3.1), as a plain list: one languages landmark per page.
+  const languages = <div class="menu footer-languages"><LanguageLinks env={env} /></div>;
+  if (!subscribe && exportFeed === undefined) return <footer class="site-footer">{languages}</footer>;
   return (
     <footer class="site-footer">
       <details class="menu">
@@ -130,6 +147,7 @@ function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; export
           {exportFeed !== undefined ? <li><a href={exportFeed} rel="nofollow">{t('page_export')}</a></li> : null}
         </ul>
       </details>
+      {languages}
     </footer>
   );
 }
@@ -193,15 +211,7 @@ export function Frame(props: FrameProps) {
         <header class="site-header">
           <p class="site-name"><a href={eventsHome}>{env.siteName}</a></p>
           <nav aria-label={t('page_languages')} class="languages">
-            <ul>
-              {LANGUAGES.map((lang) => (
-                <li>
-                  <a href={inEdition(env, lang)} lang={lang} hreflang={lang} aria-current={lang === env.lang ? 'true' : undefined}>
-                    {LANGUAGE_NAMES[lang]}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <LanguageLinks env={env} />
           </nav>
         </header>
         <Bar {...props} />

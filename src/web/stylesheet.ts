@@ -19,7 +19,7 @@ a:focus,button:focus,input:focus,summary:focus,main:focus{outline:3px solid #0b5
 ul{padding-left:1.25rem}
 nav ul,.menu ul{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a,.menu a,summary,button{display:inline-block;min-height:24px;min-width:24px;padding:.125rem .25rem}
-[aria-current]{font-weight:700}
+a[aria-current]{font-weight:700}
 .bar{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;justify-content:space-between;padding:.75rem 0}
 .search{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 .search p{margin:0;display:flex;flex-direction:column}
