@@ -180,8 +180,13 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdOnLocalDate(id, date);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
-    return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
+  /** `rowsUpTo`: when more events match, only the total is read. */
+  list(filter: EventListFilter, page: number, perPage: number, now: Date, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
+    return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage, options);
+  }
+
+  spans(filter: EventListFilter, now: Date): Promise<Array<{ start_local: string; end_local: string }>> {
+    return new EventsRepository(this.db, formatWall(now)).spans(filter);
   }
 
   allOfKind(ids: readonly number[], kind: 'venue' | 'organizer' | 'event', now: Date): Promise<boolean> {

@@ -172,6 +172,18 @@ export async function loadEventModels(
   }));
 }
 
+/**
+ * Event objects (10-events §3) of loaded read models, in the reference's key order: a pure
+ * function of the models (pages render from these too). A locked model is blanked and never
+ * carries `json_ld`, as the API's single read gives it only to who may see the event.
+ */
+export function renderEventObjects(models: readonly EventModel[], ctx: RestContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
+  return models.map((model) => {
+    const body = serializeOne(model.event, model, ctx, options.jsonLd === true && !model.locked);
+    return model.locked ? redactLockedEvent(body) : body;
+  });
+}
+
 /** Event objects (10-events §3) in the reference's key order. */
 export async function serializeEvents(
   db: Kysely<Database>,
@@ -179,11 +191,7 @@ export async function serializeEvents(
   ctx: RestContext,
   options: EventSerializeOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const models = await loadEventModels(db, events, ctx, options);
-  return models.map((model) => {
-    const body = serializeOne(model.event, model, ctx, options.jsonLd === true);
-    return model.locked ? redactLockedEvent(body) : body;
-  });
+  return renderEventObjects(await loadEventModels(db, events, ctx, options), ctx, options);
 }
 
 export async function serializeEvent(

@@ -125,11 +125,11 @@ export class EventsRepository {
    * One page of the list and the total across pages: two queries whatever the page size. With a
    * location search centre, `distances` gives each listed event's venue distance in km.
    */
-  async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
+  async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
     const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = toInt(counted.n);
-    if (total <= (page - 1) * perPage) return { rows: [], total };
+    if (total <= (page - 1) * perPage || total > (options.rowsUpTo ?? Infinity)) return { rows: [], total };
     const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
     if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
@@ -147,6 +147,11 @@ export class EventsRepository {
       .execute();
     const distances = new Map(rows.map((row) => [row.id, Number(row.geo_distance_km)]));
     return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
+  }
+
+  /** Local start and end of every filtered event, nothing else: per-day counts of a crowded month (55 §4). */
+  async spans(filter: EventListFilter): Promise<Array<{ start_local: string; end_local: string }>> {
+    return this.filtered(filter).select(['events.start_local', 'events.end_local']).execute();
   }
 
   /**
