@@ -72,7 +72,7 @@ interface PageRequest {
  * The public calendar (55): month, list and day views, archives, single event, venue and
  * organizer pages under `{base}` and each edition prefix. Requests go down: services load the
  * read models (the JSON and iCalendar renderers' own), src/web renders them as pure functions;
- * pages are cached per data version like the API lists.
+ * pages are cached per cache epoch like the API lists.
  */
 export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
   const db = storage.db;

@@ -37,7 +37,7 @@ export interface FeedDeps {
   siteZone: string;
   /** CALENDAR_SITE_NAME; null = the host of the public origin. */
   siteName: string | null;
-  /** Rendered files, valid while the data version stands (like the JSON list pages). */
+  /** Rendered files, valid while the cache epoch stands (like the JSON list pages). */
   files: ReadCache<CachedFile>;
   /** Site defaults of the location search (70-geo §5), as the list has them. */
   geoDefaults: GeoDefaults;

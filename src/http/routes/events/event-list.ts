@@ -26,7 +26,7 @@ export interface EventListDeps {
   events: EventsService;
   lookups: EventLookups;
   siteZone: string;
-  /** Rendered list pages, valid while the data version stands. */
+  /** Rendered list pages, valid while the cache epoch stands. */
   pages: ReadCache<CachedPage | null>;
   /** Site defaults of the location search (70-geo §5). */
   geoDefaults: GeoDefaults;
