@@ -15,6 +15,22 @@ export interface RequestScope {
  */
 const requestEpochs = new WeakMap<RequestScope, Promise<number | null>>();
 
+/**
+ * The next scheduled publication as of an epoch, read once for all the caches of one storage
+ * (a single read opens two), and again once it has come due.
+ */
+const scheduled = new WeakMap<object, { epoch: number; asOf: string; until: Promise<string | null> }>();
+
+function nextPublication(storage: Pick<Storage, 'db' | 'epochs'>, epoch: number, nowUtc: string, dueAt: string | null = null): Promise<string | null> {
+  let known = scheduled.get(storage.epochs);
+  const stale = known === undefined || known.epoch !== epoch || (dueAt !== null && known.asOf < dueAt);
+  if (stale) {
+    known = { epoch, asOf: nowUtc, until: nextScheduledPublication(storage.db, nowUtc) };
+    scheduled.set(storage.epochs, known);
+  }
+  return known!.until;
+}
+
 /** The cache as of one epoch; whatever is read after opening it is at least that new. */
 export interface CacheView<V> {
   get(key: string, compute: () => Promise<V>): Promise<V>;
@@ -35,7 +51,8 @@ type Entry<V> = { value: V } | { refusal: RestError };
 export class ReadCache<V> {
   private readonly entries = new Map<string, Promise<Entry<V>>>();
   private epoch: number | null = null;
-  private validUntil: Promise<string | null> = Promise.resolve(null);
+  /** When the entries stop being true: the next scheduled publication as of their epoch. */
+  private validUntil: string | null = null;
 
   constructor(
     private readonly storage: Pick<Storage, 'db' | 'epochs'>,
@@ -52,14 +69,18 @@ export class ReadCache<V> {
     const nowUtc = formatWall(request.now);
     if (epoch === null) return { get: (_key, compute) => compute() };
     if (epoch !== this.epoch) {
+      const until = await nextPublication(this.storage, epoch, nowUtc);
+      // Epochs only grow: a request that observed an older one than the cache holds now just computes.
+      if (this.epoch !== null && epoch < this.epoch) return { get: (_key, compute) => compute() };
       this.entries.clear();
       this.epoch = epoch;
-      this.validUntil = nextScheduledPublication(this.storage.db, nowUtc);
+      this.validUntil = until;
     }
-    const until = await this.validUntil;
-    if (until !== null && nowUtc >= until) {
+    if (this.validUntil !== null && nowUtc >= this.validUntil) {
+      const dueAt = this.validUntil;
+      const until = await nextPublication(this.storage, epoch, nowUtc, dueAt);
       this.entries.clear();
-      this.validUntil = nextScheduledPublication(this.storage.db, nowUtc);
+      this.validUntil = until;
     }
     return { get: (key, compute) => this.lookup(epoch, key, compute) };
   }

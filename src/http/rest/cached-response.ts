@@ -11,7 +11,7 @@ type Answer = RestResponse & { body: JsonText };
 /**
  * What a read answer depends on besides the data: the edition and addresses, the caller (what
  * they may see and unlock) and every parameter as sent. Callers add what else their answer
- * reads (the current minute when a filter is relative to now).
+ * reads (the current second when a filter is relative to now).
  */
 export function requestKey(ctx: RestContext, params: Params): unknown[] {
   return [ctx.lang, ctx.urls.ns, ctx.user?.id ?? 0, ctx.user?.role ?? '', params.raw];

@@ -183,9 +183,9 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       ...readArgs,
       ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : {}),
     },
-    // "Upcoming" moves with the clock: such answers are kept for the minute.
+    // "Upcoming" moves with the clock (to the second): such answers are kept for their second.
     handler: (ctx, params) =>
-      lists.answer(ctx, [...requestKey(ctx, params), isTruthy(params.get('only_with_upcoming')) ? formatWall(ctx.now).slice(0, 16) : null], () => listPage(ctx, params)),
+      lists.answer(ctx, [...requestKey(ctx, params), isTruthy(params.get('only_with_upcoming')) ? formatWall(ctx.now) : null], () => listPage(ctx, params)),
   };
 
   async function listPage(ctx: RestContext, params: Params): Promise<RestResponse> {
