@@ -14,6 +14,7 @@ import { IcalImportsRepository } from '../storage/repositories/ical-imports-repo
 import type { Database } from '../storage/schema.ts';
 import { EventsService, type EventFields } from './events-service.ts';
 import { createLinkedPost, readLinkedPostInput, repository, type WriteEnv } from './linked-posts-service.ts';
+import { inTransaction } from '../storage/transactions.ts';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -132,7 +133,7 @@ export async function importIcal(
 ): Promise<ImportReport> {
   const plan = planImport(bytes, deps.limits, deps.siteZone, options);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await inTransaction(deps.db, async (trx) => {
       const writer = new ImportWriter(trx, deps, ctx, user, options);
       const items: ReportItem[] = [];
       for (const [index, item] of plan.items.entries()) {

@@ -7,7 +7,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
  */
 export interface Database {
   settings: { key: string; value: string };
-  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string };
+  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string; access_epoch: Defaulted };
   app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
@@ -24,10 +24,58 @@ export interface Database {
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;
+  /** The change log (80 §3), written by triggers in each writing transaction. */
+  changes: ChangeTable;
+  /** One row: the feed's epoch, pruned position and publication-job mark (80 §3.5, §3.8). */
+  feed_meta: { id: number; epoch: string; oldest_txid: string; oldest_seq: number | string; published_through: string };
   webhooks: WebhookTable;
   webhook_messages: WebhookMessageTable;
   webhook_attempts: WebhookAttemptTable;
+  /** SQLite only, one row: the number of the running write transaction, which groups its entries. */
+  feed_tx: { id: number; next: number; tx: number | null };
 }
+
+/** A column the database fills when an insert leaves it out (revisions start at 0). */
+type Defaulted = ColumnType<number, number | undefined, number>;
+
+export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeOp = 'create' | 'update' | 'trash' | 'restore' | 'delete';
+
+/** One entry of the change log (80 §3.4): what happened, and the state needed for each caller's effect. */
+export interface ChangeRow {
+  /** bigint: a string on PostgreSQL. */
+  seq: number | string;
+  /** PostgreSQL: the writing transaction's xid8 (as text); absent on SQLite. */
+  txid?: string;
+  /** SQLite: the write transaction's number; absent on PostgreSQL. */
+  tx?: number | null;
+  kind: ChangeKind;
+  record_id: number;
+  op: ChangeOp;
+  /** UTC `YYYY-MM-DD HH:MM:SS` of the write. */
+  at: string;
+  post_parent: number;
+  is_master: number;
+  before_status: string | null;
+  after_status: string | null;
+  before_author: number | null;
+  after_author: number | null;
+  before_password: number | null;
+  after_password: number | null;
+  before_hidden: number | null;
+  after_hidden: number | null;
+  before_date_utc: string | null;
+  after_date_utc: string | null;
+}
+
+type ChangeTable = Omit<ChangeRow, 'seq' | 'txid' | 'tx' | 'post_parent' | 'is_master'> & {
+  seq: Generated<number | string>;
+  txid: Generated<string>;
+  tx: number | null | undefined;
+  post_parent: Defaulted;
+  is_master: Defaulted;
+};
+
 
 /** A webhook subscription (80 §4.1); `types` is a JSON array of `kind.op` patterns. */
 export interface WebhookTable {
@@ -132,6 +180,8 @@ export interface PostColumns {
   modified_local: string;
   modified_utc: string;
   image_id: number | null;
+  /** 80 §1.1: 0 on create, raised by the database on every write of the row or its links. */
+  revision?: number;
 }
 
 export interface EventRow extends PostColumns {
@@ -228,4 +278,6 @@ export interface TermRow {
   slug: string;
   description: string;
   parent: number;
+  /** 80 §1.1, as on posts. */
+  revision: Defaulted;
 }
