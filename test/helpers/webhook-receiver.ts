@@ -52,6 +52,13 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${address.port}/hook`;
   }
 
+  /** Forgets what arrived and what was scripted; answers `fallback` from now on. */
+  reset(fallback: Reply = { status: 204 }): void {
+    this.received.length = 0;
+    this.script.length = 0;
+    this.fallback = fallback;
+  }
+
   /** Answers the next requests with these replies, in order. */
   reply(...replies: Reply[]): void {
     this.script.push(...replies);
