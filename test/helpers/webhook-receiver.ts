@@ -22,6 +22,8 @@ export interface Reply {
  */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
+  /** Every request in the order it arrived (before it was answered; status 0). */
+  readonly arrivals: ReceivedRequest[] = [];
   private readonly script: Reply[] = [];
   private waiters: Array<() => void> = [];
   private constructor(private readonly server: Server, public fallback: Reply) {}
@@ -33,6 +35,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
+        receiver.arrivals.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), status: 0 });
         const reply = receiver.script.shift() ?? receiver.fallback;
         setTimeout(() => {
           response.writeHead(reply.status, reply.headers).end('ok');
@@ -55,6 +58,7 @@ export class WebhookReceiver {
   /** Forgets what arrived and what was scripted; answers `fallback` from now on. */
   reset(fallback: Reply = { status: 204 }): void {
     this.received.length = 0;
+    this.arrivals.length = 0;
     this.script.length = 0;
     this.fallback = fallback;
   }
