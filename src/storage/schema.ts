@@ -84,7 +84,6 @@ export interface WebhookTable {
   description: string;
   types: string;
   visibility: string;
-  include_objects: number;
   active: number;
   disabled_reason: string | null;
   /** Signing secret (`whsec_…`), encrypted when CALENDAR_SECRET_KEY is set. */

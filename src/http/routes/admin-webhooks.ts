@@ -1,13 +1,11 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { WebhookSettings } from '../../config.ts';
 import { can } from '../../domain/auth/capabilities.ts';
 import type { Reason } from '../../domain/errors.ts';
 import { pageSize } from '../../domain/reasons.ts';
-import { isTypePattern, urlProblem, VISIBILITIES, WEBHOOK_KINDS, WEBHOOK_OPS } from '../../domain/webhooks/subscription-rules.ts';
+import { isTypePattern, VISIBILITIES, WEBHOOK_KINDS, WEBHOOK_OPS } from '../../domain/webhooks/subscription-rules.ts';
 import type { User } from '../../domain/users/user.ts';
 import type { WebhookMessageStatus } from '../../storage/schema.ts';
-import { isPrivateAddress } from '../../services/ical-fetch.ts';
+import { receiverUrlReason } from '../../services/webhooks/receiver-check.ts';
 import type { WebhookInput, WebhooksService } from '../../services/webhooks/webhooks-service.ts';
 import type { ArgSpec, ArgSpecs, Validator } from '../rest/arg-spec.ts';
 import { parseList } from '../rest/coerce.ts';
@@ -17,27 +15,13 @@ import type { Params } from '../rest/validate-args.ts';
 const MESSAGE_STATUSES: WebhookMessageStatus[] = ['pending', 'delivering', 'succeeded', 'failed', 'cancelled'];
 const MAX_PER_PAGE = 100;
 
-const URL_REASON: Reason = { code: 'rest_invalid_webhook_url', messageKey: 'reason_webhook_url' };
-const PRIVATE_REASON: Reason = { code: 'rest_webhook_private_address', messageKey: 'reason_webhook_private' };
-const HOST_REASON: Reason = { code: 'rest_webhook_unknown_host', messageKey: 'reason_webhook_host' };
 const TYPES_REASON: Reason = { code: 'rest_invalid_webhook_types', messageKey: 'reason_webhook_types', vars: { kinds: WEBHOOK_KINDS.join(', '), ops: WEBHOOK_OPS.join(', ') } };
 
-/**
- * The receiver URL's form, and outside insecure mode where it points: a name that resolves to a
- * private address is refused here (the sender checks again when it connects, 80 §4.4 C).
- */
+/** The receiver URL (80 §4.1): its form, and outside insecure mode, where it points. */
 function receiverUrl(allowInsecure: boolean): Validator {
   return async (value) => {
-    if (typeof value !== 'string' || urlProblem(value, allowInsecure) !== null) return { reason: URL_REASON };
-    if (allowInsecure) return true;
-    const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
-    } catch {
-      return { reason: HOST_REASON };
-    }
-    return addresses.some(isPrivateAddress) ? { reason: PRIVATE_REASON } : true;
+    const reason = await receiverUrlReason(value, allowInsecure);
+    return reason === null || { reason };
   };
 }
 
@@ -52,14 +36,13 @@ function subscriptionArgs(settings: WebhookSettings, creating: boolean): ArgSpec
     url: { type: 'string', required: creating, description: 'Absolute https URL the messages are posted to.', validate: receiverUrl(settings.allowInsecure) },
     types: optional({ type: 'array', items: { type: 'string' }, description: 'Change patterns kind.op (event.*, *.delete, *).', validate: typesValidator, sanitize: (value: unknown) => parseList(value).map(String) }, ['*']),
     visibility: optional({ type: 'string', enum: VISIBILITIES, description: 'public: entries as a visitor sees them; full: as an administrator.' }, 'public'),
-    include_objects: optional({ type: 'boolean', description: 'Add each upserted record as the API shows it.' }, false),
     active: optional({ type: 'boolean', description: 'Whether messages are sent.' }, true),
     description: optional({ type: 'string', description: 'A note for administrators.' }, ''),
   };
 }
 
 function input(params: Params): Partial<WebhookInput> {
-  const fields = ['url', 'types', 'visibility', 'include_objects', 'active', 'description'] as const;
+  const fields = ['url', 'types', 'visibility', 'active', 'description'] as const;
   const result: Partial<Record<(typeof fields)[number], unknown>> = {};
   for (const field of fields) if (params.values[field] !== undefined) result[field] = params.get(field);
   return result as Partial<WebhookInput>;

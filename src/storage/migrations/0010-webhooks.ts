@@ -16,7 +16,6 @@ export function webhooks(dialect: Dialect) {
         .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('types', 'text', (c) => c.notNull())
         .addColumn('visibility', 'text', (c) => c.notNull())
-        .addColumn('include_objects', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
         .addColumn('disabled_reason', 'text')
         .addColumn('secret', 'text', (c) => c.notNull())
