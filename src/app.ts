@@ -64,9 +64,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
-  const admin = adminNamespace(users);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  registerNamespace(app, { ...admin, routes: [...admin.routes, ...webhookRoutes(webhooks, config.webhooks)] }, registerOptions);
+  registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
