@@ -225,4 +225,7 @@ export const da: Catalogue = {
   page_preview: "Forhåndsvisning – ikke udgivet",
   page_full_description: "(fuld beskrivelse: {url})",
   page_too_many: "Kun de første {count} begivenheder vises.",
+  page_month_counts: "Denne måned har mere end {count} begivenheder: hver dag viser, hvor mange den har.",
+  page_day_count: "{count} begivenheder",
+  page_day_count_label: "{count} begivenheder den {date}",
 };

@@ -233,6 +233,9 @@ export const en = {
   page_preview: "Preview – not published",
   page_full_description: "(full description: {url})",
   page_too_many: "Only the first {count} events are shown.",
+  page_month_counts: "This month has more than {count} events: each day shows how many it has.",
+  page_day_count: "{count} events",
+  page_day_count_label: "{count} events on {date}",
 } as const;
 
 export type MessageKey = keyof typeof en;

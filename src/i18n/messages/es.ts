@@ -225,4 +225,7 @@ export const es: Catalogue = {
   page_preview: "Vista previa – no publicado",
   page_full_description: "(descripción completa: {url})",
   page_too_many: "Solo se muestran los primeros {count} eventos.",
+  page_month_counts: "Este mes tiene más de {count} eventos: cada día muestra cuántos tiene.",
+  page_day_count: "{count} eventos",
+  page_day_count_label: "{count} eventos el {date}",
 };

@@ -225,4 +225,7 @@ export const it: Catalogue = {
   page_preview: "Anteprima – non pubblicato",
   page_full_description: "(descrizione completa: {url})",
   page_too_many: "Sono mostrati solo i primi {count} eventi.",
+  page_month_counts: "Questo mese ha più di {count} eventi: ogni giorno mostra quanti ne ha.",
+  page_day_count: "{count} eventi",
+  page_day_count_label: "{count} eventi il {date}",
 };

@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from '../ical-fetch.ts';
+import { isIP } from 'node:net';
+import { guardedLookup, isPrivateAddress, PrivateAddressError, systemResolve } from '../ical-fetch.ts';
 
 const EXCERPT_BYTES = 2048;
 
@@ -15,23 +14,6 @@ export interface SendResult {
   retryAfter: string | undefined;
   durationMs: number;
 }
-
-export class RefusedTargetError extends Error {}
-
-/**
- * Resolves like the system does, then refuses private, loopback and link-local answers: checked
- * when the connection is made, so a name that resolved publicly at validation and privately now
- * (DNS rebinding) is still refused (80 §4.4 C).
- */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const refused = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (refused) return callback(new RefusedTargetError(`${hostname} resolves to a private address (${refused.address})`), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
 
 /**
  * One POST of a webhook message: no redirects followed (a 3xx is a failure), the whole exchange
@@ -55,7 +37,8 @@ export async function postMessage(target: string, headers: Record<string, string
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'calendar-webhooks/1' },
         signal: AbortSignal.timeout(options.timeoutMs),
         agent: false,
-        ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
+        // Checked when connecting, so a name that resolves privately by then (DNS rebinding) is refused (80 §4.4 C).
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup(systemResolve) }),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -82,7 +65,7 @@ export async function postMessage(target: string, headers: Record<string, string
       },
     );
     request.on('error', (error: Error) => {
-      const reason = error.name === 'AbortError' || error.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : error instanceof RefusedTargetError ? `refused: ${error.message}` : error.message;
+      const reason = error.name === 'AbortError' || error.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : error instanceof PrivateAddressError ? `refused: ${error.message} resolves to a private address` : error.message;
       resolve(finish({ status: null, error: reason, excerpt: null, retryAfter: undefined }));
     });
     request.end(body);
