@@ -228,4 +228,11 @@ export const da: Catalogue = {
   page_month_counts: "Denne måned har mere end {count} begivenheder: hver dag viser, hvor mange den har.",
   page_day_count: "{count} begivenheder",
   page_day_count_label: "{count} begivenheder den {date}",
+  // Sync (80)
+  rest_precondition_failed: "Posten er ændret, siden du læste den (If-Match passer ikke). Læs den igen, og prøv igen.",
+  rest_precondition_required: "Denne tjeneste kræver en If-Match-header ved skrivning til eksisterende poster.",
+  "changes-cursor-expired": "Markøren kan ikke længere bruges ({reason}). Kassér din kopi, og synkroniser forfra.",
+  reason_cursor: "skal være en markør, som dette ændringsfeed har returneret.",
+  reason_cursor_with_start: "kan ikke kombineres med cursor.",
+  reason_change_types: "skal angive en eller flere af: {values}.",
 };

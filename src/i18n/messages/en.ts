@@ -236,6 +236,13 @@ export const en = {
   page_month_counts: "This month has more than {count} events: each day shows how many it has.",
   page_day_count: "{count} events",
   page_day_count_label: "{count} events on {date}",
+  // Sync (80)
+  rest_precondition_failed: "The record has changed since you read it (If-Match does not match). Read it again and retry.",
+  rest_precondition_required: "This service requires an If-Match header on writes to existing records.",
+  "changes-cursor-expired": "The cursor can no longer be used ({reason}). Discard your copy and synchronise again from the start.",
+  reason_cursor: "must be a cursor returned by this change feed.",
+  reason_cursor_with_start: "cannot be combined with cursor.",
+  reason_change_types: "must list one or more of: {values}.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -228,4 +228,11 @@ export const es: Catalogue = {
   page_month_counts: "Este mes tiene más de {count} eventos: cada día muestra cuántos tiene.",
   page_day_count: "{count} eventos",
   page_day_count_label: "{count} eventos el {date}",
+  // Sync (80)
+  rest_precondition_failed: "El registro ha cambiado desde que lo leíste (If-Match no coincide). Léelo de nuevo y vuelve a intentarlo.",
+  rest_precondition_required: "Este servicio exige una cabecera If-Match en las escrituras de registros existentes.",
+  "changes-cursor-expired": "El cursor ya no se puede usar ({reason}). Descarta tu copia y vuelve a sincronizar desde el principio.",
+  reason_cursor: "debe ser un cursor devuelto por este feed de cambios.",
+  reason_cursor_with_start: "no se puede combinar con cursor.",
+  reason_change_types: "debe indicar uno o más de: {values}.",
 };

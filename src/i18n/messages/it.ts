@@ -228,4 +228,11 @@ export const it: Catalogue = {
   page_month_counts: "Questo mese ha più di {count} eventi: ogni giorno mostra quanti ne ha.",
   page_day_count: "{count} eventi",
   page_day_count_label: "{count} eventi il {date}",
+  // Sync (80)
+  rest_precondition_failed: "Il record è cambiato da quando lo hai letto (If-Match non corrisponde). Rileggilo e riprova.",
+  rest_precondition_required: "Questo servizio richiede un’intestazione If-Match per le scritture su record esistenti.",
+  "changes-cursor-expired": "Il cursore non è più utilizzabile ({reason}). Scarta la tua copia e sincronizza di nuovo dall’inizio.",
+  reason_cursor: "deve essere un cursore restituito da questo feed delle modifiche.",
+  reason_cursor_with_start: "non può essere combinato con cursor.",
+  reason_change_types: "deve elencare uno o più tra: {values}.",
 };

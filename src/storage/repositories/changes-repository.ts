@@ -96,8 +96,8 @@ export async function listChangesAfter(db: Kysely<Database>, after: FeedPosition
         .select(visibleAs('after', filter).as('visible_after'))
         .where((eb) => eb.or([visibleAs('before', filter), visibleAs('after', filter)] as never));
     }
-    const rows = (await query.limit(limit + 1).execute()) as (ChangeRow & { visible_after?: unknown })[];
-    const hasMore = limit > 0 && rows.length > limit;
+    const rows = limit === 0 ? [] : (await query.limit(limit + 1).execute()) as (ChangeRow & { visible_after?: unknown })[];
+    const hasMore = rows.length > limit;
     const entries = rows.slice(0, limit).map(({ visible_after, ...row }) => ({
       ...row,
       seq: String(row.seq),

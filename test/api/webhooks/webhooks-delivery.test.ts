@@ -91,8 +91,14 @@ for (const dialect of DIALECTS) {
       ]);
       assert.equal(entries[0].rest_url, `http://calendar.test${NS}/events/${id}`);
       assert.equal(new Set(received.map((request) => request.headers['webhook-id'])).size, 3);
-      // The cursor of a message reads the feed from right after it.
       assert.equal(entries[2].cursor, JSON.parse(received[2]!.body).data.position);
+      // A message's position reads the change feed from right after it (a visitor's cursor).
+      const feed = await t.request('GET', `${NS}/changes?cursor=${JSON.parse(received[0]!.body).data.position}`);
+      assert.equal(feed.status, 200, JSON.stringify(feed.body));
+      assert.deepEqual(feed.body.changes.map((entry: any) => [entry.type, entry.id, entry.op, entry.effect]), [
+        ['event', id, 'update', 'upsert'],
+        ['event', id, 'trash', 'remove'],
+      ]);
     });
 
     test('a receiver answering 500 then 200: one success, the same webhook-id both times, both signatures valid', async () => {
