@@ -18,6 +18,7 @@ import type { Params } from '../rest/validate-args.ts';
 import { TERM_COLLECTIONS, isHierarchical, serializeTerm } from '../serializers/term-serializer.ts';
 import type { AppDeps } from './index.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveInteger, positiveIntegerRule, rule } from '../rest/validators.ts';
+import { inTransaction } from '../../storage/transactions.ts';
 
 /** Values above this are silently lowered (30 §1.4 `per_page`). */
 const MAX_PER_PAGE = 50;
@@ -184,7 +185,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
             const fields = { ...input(params), name: params.get<string>('name') };
-            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
+            const view = await inTransaction(db, (trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
             return { status: 201, body: body(view, ctx, true), headers: { Location: ctx.urls.nsUrl(`/${collection}/${view.term.id}`) } };
           },
         },
@@ -211,7 +212,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
           handler: async (ctx, params) => {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
-            const view = await db.transaction().execute((trx) => updateTerm(trx, taxonomy, params.get<number>('id'), input(params), principal, ctx.now));
+            const view = await inTransaction(db, (trx) => updateTerm(trx, taxonomy, params.get<number>('id'), input(params), principal, ctx.now));
             return { body: body(view, ctx, true) };
           },
         },
@@ -221,7 +222,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
           args: { id: idArg },
           permission,
           handler: async (ctx, params) => {
-            const view = await db.transaction().execute((trx) => deleteTerm(trx, taxonomy, params.get<number>('id'), ctx.now));
+            const view = await inTransaction(db, (trx) => deleteTerm(trx, taxonomy, params.get<number>('id'), ctx.now));
             return { body: body(view, ctx, false) };
           },
         },
