@@ -34,6 +34,8 @@ export const REASONS = {
   organizerInput: { code: 'rest_invalid_organizer', messageKey: 'reason_organizer_input' },
   login: { code: 'invalid_login', messageKey: 'invalid_login' },
   email: { code: 'invalid_email', messageKey: 'invalid_email' },
+  cursor: { code: 'rest_invalid_cursor', messageKey: 'reason_cursor' },
+  cursorWithStart: { code: 'rest_cursor_conflict', messageKey: 'reason_cursor_with_start' },
 } as const satisfies Record<string, Reason>;
 
 export function oneOf(values: readonly string[]): Reason {
@@ -66,4 +68,9 @@ export function tooManyItems(max: number): Reason {
 /** A field of a venue or organizer given inline in an event, with the field's own reason. */
 export function linkedField(kind: 'venue' | 'organizer', field: string): Reason {
   return { code: `rest_invalid_${kind}_field`, messageKey: kind === 'venue' ? 'reason_venue_field' : 'reason_organizer_field', vars: { field } };
+}
+
+/** A list of known values, one or more (the change feed's `types`). */
+export function someOf(values: readonly string[]): Reason {
+  return { code: 'rest_not_in_enum', messageKey: 'reason_change_types', vars: { values: values.join(', ') } };
 }

@@ -11,7 +11,7 @@ const MAX_REDIRECTS = 5;
 /** How host names become addresses: `dns.lookup` with `all: true` (a parameter so tests can name their own). */
 export type Resolve = (hostname: string, callback: (error: Error | null, addresses: LookupAddress[]) => void) => void;
 
-const systemResolve: Resolve = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
+export const systemResolve: Resolve = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
 /** Loopback, private, link-local, unique-local, unspecified and mapped forms of those (C.1). */
 export function isPrivateAddress(address: string): boolean {
@@ -29,14 +29,14 @@ function failed(reason: string): RestError {
 }
 
 /** Refused at connect time: the name resolved to an address the service must not reach. */
-class PrivateAddressError extends Error {}
+export class PrivateAddressError extends Error {}
 
 /**
  * The connection's own name resolution (C.1, DNS rebinding): the addresses checked are the
  * addresses connected to, so a name that answers a public address to a first query and a private
  * one to the next cannot slip through between a check and the connect.
  */
-function guardedLookup(resolve: Resolve): LookupFunction {
+export function guardedLookup(resolve: Resolve): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, (error, addresses) => {
       if (error) return callback(error, '', 0);

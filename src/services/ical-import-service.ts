@@ -17,6 +17,7 @@ import { IcalImportsRepository } from '../storage/repositories/ical-imports-repo
 import type { Database, EventRow } from '../storage/schema.ts';
 import { EventsService, type EventFields } from './events-service.ts';
 import { createLinkedPost, readLinkedPostInput, repository, type WriteEnv } from './linked-posts-service.ts';
+import { inTransaction } from '../storage/transactions.ts';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -141,7 +142,7 @@ export async function importIcal(
   const plan = planImport(bytes, deps.limits, deps.siteZone, options);
   const items = checkSeries(plan.items, new SeriesService(deps.recurrence), ctx.now);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await inTransaction(deps.db, async (trx) => {
       const writer = new ImportWriter(trx, deps, ctx, user, options, items);
       const results = new Map<MappedItem, ReportItem>();
       // Series first, so that each override finds the occurrence it replaces; the report keeps file order.

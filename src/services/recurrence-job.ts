@@ -5,6 +5,7 @@ import { EventsRepository } from '../storage/repositories/events-repository.ts';
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';
 import type { Database } from '../storage/schema.ts';
 import type { SeriesService } from './series-service.ts';
+import { inTransaction } from '../storage/transactions.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,7 +20,7 @@ export async function extendSeries(db: Kysely<Database>, series: SeriesService, 
   const nowUtc = formatWall(now);
   let extended = 0;
   for (const id of await new SeriesRepository(db).mastersToExtend(horizon)) {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       const events = new EventsRepository(trx, nowUtc);
       await events.lockRow(id);
       const master = await events.findById(id);

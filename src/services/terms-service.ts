@@ -274,10 +274,11 @@ async function insertTerm(
     const id = await repo.insert({ ...term, slug });
     if (id === undefined) continue;
     // A new term carries no events yet.
-    if (term.slug !== '') return { ...term, id, slug, published_count: 0 };
+    if (term.slug !== '') return { ...term, id, slug, revision: 0, published_count: 0 };
     const fallback = await freeSlug(repo, term.taxonomy, String(id), ancestors, id);
     await repo.update(id, { slug: fallback });
-    return { ...term, id, slug: fallback, published_count: 0 };
+    // Writing the slug raised the revision (80 §1.1).
+    return { ...term, id, slug: fallback, revision: 1, published_count: 0 };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * The tables as Kysely sees them. Dates are stored as `YYYY-MM-DD HH:MM:SS` text (wall clock or
@@ -7,7 +7,7 @@ import type { ColumnType, Generated } from 'kysely';
  */
 export interface Database {
   settings: { key: string; value: string };
-  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string };
+  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string; access_epoch: Defaulted };
   app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
@@ -22,7 +22,113 @@ export interface Database {
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;
+  /** The change log (80 §3), written by triggers in each writing transaction. */
+  changes: ChangeTable;
+  /** One row: the feed's epoch, pruned position and publication-job mark (80 §3.5, §3.8). */
+  feed_meta: { id: number; epoch: string; oldest_txid: string; oldest_seq: number | string; published_through: string };
+  webhooks: WebhookTable;
+  webhook_messages: WebhookMessageTable;
+  webhook_attempts: WebhookAttemptTable;
+  /** SQLite only, one row: the number of the running write transaction, which groups its entries. */
+  feed_tx: { id: number; next: number; tx: number | null };
 }
+
+/** A column the database fills when an insert leaves it out (revisions start at 0). */
+type Defaulted = ColumnType<number, number | undefined, number>;
+
+export type ChangeKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+export type ChangeOp = 'create' | 'update' | 'trash' | 'restore' | 'delete';
+
+/** One entry of the change log (80 §3.4): what happened, and the state needed for each caller's effect. */
+export interface ChangeRow {
+  /** bigint: a string on PostgreSQL. */
+  seq: number | string;
+  /** PostgreSQL: the writing transaction's xid8 (as text); absent on SQLite. */
+  txid?: string;
+  /** SQLite: the write transaction's number; absent on PostgreSQL. */
+  tx?: number | null;
+  kind: ChangeKind;
+  record_id: number;
+  op: ChangeOp;
+  /** UTC `YYYY-MM-DD HH:MM:SS` of the write. */
+  at: string;
+  post_parent: number;
+  is_master: number;
+  before_status: string | null;
+  after_status: string | null;
+  before_author: number | null;
+  after_author: number | null;
+  before_password: number | null;
+  after_password: number | null;
+  before_hidden: number | null;
+  after_hidden: number | null;
+  before_date_utc: string | null;
+  after_date_utc: string | null;
+}
+
+type ChangeTable = Omit<ChangeRow, 'seq' | 'txid' | 'tx' | 'post_parent' | 'is_master'> & {
+  seq: Generated<number | string>;
+  txid: Generated<string>;
+  tx: number | null | undefined;
+  post_parent: Defaulted;
+  is_master: Defaulted;
+};
+
+
+/** A webhook subscription (80 §4.1); `types` is a JSON array of `kind.op` patterns. */
+export interface WebhookTable {
+  id: Generated<number>;
+  url: string;
+  description: string;
+  types: string;
+  visibility: string;
+  active: number;
+  disabled_reason: string | null;
+  /** Signing secret (`whsec_…`), encrypted when CALENDAR_SECRET_KEY is set. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  change_position: string | null;
+  created_at: string;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: Generated<number>;
+}
+export type WebhookRow = Selectable<WebhookTable>;
+
+export type WebhookMessageStatus = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One message of the outbox (80 §4.4). */
+export interface WebhookMessageTable {
+  id: Generated<number>;
+  subscription_id: number;
+  webhook_id: string;
+  type: string;
+  record_key: string | null;
+  payload: string | null;
+  status: WebhookMessageStatus;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+export type WebhookMessageRow = Selectable<WebhookMessageTable>;
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  message_id: number;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  excerpt: string | null;
+  instance: string;
+}
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
 /** Which event an imported iCalendar component became (50 C.6); instance_key '' = a plain event. */
 export interface IcalImportRow {
@@ -71,6 +177,8 @@ export interface PostColumns {
   modified_local: string;
   modified_utc: string;
   image_id: number | null;
+  /** 80 §1.1: 0 on create, raised by the database on every write of the row or its links. */
+  revision?: number;
 }
 
 export interface EventRow extends PostColumns {
@@ -167,6 +275,8 @@ export interface TermRow {
   slug: string;
   description: string;
   parent: number;
+  /** 80 §1.1, as on posts. */
+  revision: Defaulted;
   /** Published events (series once) carrying the term, kept by triggers (migration 0008). */
   published_count: Generated<number>;
 }

@@ -42,6 +42,8 @@ export interface TestApp {
   authHeader(user: TestUser): string;
   /** Statements the app has run against the database so far (to show that lists load in batches). */
   queryCount(): number;
+  /** The DATABASE_URL the app runs on (to start further instances on it). */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -50,13 +52,15 @@ export interface TestAppOptions {
   clock?: Clock;
   /** Receives the app's log lines (set LOG_LEVEL in env); without it the app does not log. */
   loggerStream?: DestinationStream;
+  /** A second instance on this app's database (its users included); the database stays with that app. */
+  sharing?: TestApp;
 }
 
 export const NS = '/calendar/events/v1';
 
 /** A real app on a fresh database of the given dialect, with one signed-in user per role (two, in fact). */
 export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await freshDatabase(dialect);
+  const database = options.sharing === undefined ? await freshDatabase(dialect) : { url: options.sharing.databaseUrl, dispose: async () => {} };
   const config = loadConfig({ DATABASE_URL: database.url, CALENDAR_PUBLIC_URL: 'http://calendar.test', LOG_LEVEL: 'silent', ...options.env });
   const opened = await openStorage(config.databaseUrl);
   let queries = 0;
@@ -73,9 +77,9 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
   const clock = options.clock;
   const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream });
   const service = new UsersService(storage, clock ?? (() => new Date()));
-  const users = {} as Record<Role, TestUser>;
-  const others = {} as Record<Role, TestUser>;
-  for (const role of ROLES) {
+  const users = options.sharing?.users ?? ({} as Record<Role, TestUser>);
+  const others = options.sharing?.others ?? ({} as Record<Role, TestUser>);
+  for (const role of options.sharing === undefined ? ROLES : []) {
     for (const [target, login] of [[users, role], [others, `${role}2`]] as const) {
       const created = await service.create({ login, role });
       target[role] = { id: created.user.id, login, password: created.password };
@@ -90,6 +94,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     others,
     authHeader,
     queryCount: () => queries,
+    databaseUrl: database.url,
     async request(method, url, requestOptions = {}) {
       const headers: Record<string, string> = { ...requestOptions.headers };
       const caller = requestOptions.as ?? 'visitor';

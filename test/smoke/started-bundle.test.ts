@@ -8,8 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { untilListening } from '../crash/service-process.ts';
 import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NS = '/calendar/events/v1';
@@ -36,7 +38,7 @@ interface StartedService {
  * process: what answers is exactly what users run.
  */
 async function startBundle(databaseUrl: string): Promise<StartedService> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1' };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const { origin, output } = await untilListening(child, 60_000);
@@ -153,6 +155,30 @@ describe('the started bundle (npm start)', () => {
 
         const me = await fetch(`${service.origin}/calendar/admin/v1/me`, { headers: { authorization: basic('admin', service.adminPassword) } });
         assert.equal(me.status, 200, 'the password printed at first start signs the administrator in');
+      });
+
+      test('the started service delivers webhooks: a subscribed receiver gets the signed change of a write', async () => {
+        const admin = basic('admin', service.adminPassword);
+        const receiver = await WebhookReceiver.start();
+        try {
+          const subscribed = await fetch(`${service.origin}/calendar/admin/v1/webhooks`, {
+            method: 'POST',
+            headers: { authorization: admin, 'content-type': 'application/json' },
+            body: JSON.stringify({ url: receiver.url, types: ['venue.*'] }),
+          });
+          const hook = await json(subscribed);
+          assert.equal(subscribed.status, 201, JSON.stringify(hook));
+          const venue = await json(await fetch(`${service.origin}${NS}/venues`, {
+            method: 'POST',
+            headers: { authorization: admin, 'content-type': 'application/json' },
+            body: JSON.stringify({ venue: 'Webhook Hall', status: 'publish' }),
+          }));
+          const [request] = await receiver.until((received) => received.length > 0);
+          const message = new Webhook(hook.secret).verify(request!.body, request!.headers as Record<string, string>) as any;
+          assert.deepEqual([message.data.changes[0].type, message.data.changes[0].id, message.data.changes[0].op], ['venue', venue.id, 'create']);
+        } finally {
+          await receiver.close();
+        }
       });
 
       // The page does not depend on the database: one edition per database keeps the suite short.

@@ -4,6 +4,7 @@ import type { UsersService } from '../../services/users-service.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { NamespaceDef } from '../rest/endpoint.ts';
 import { NAMESPACE } from '../rest/urls.ts';
+import { changesRoute } from './changes.ts';
 import { docRoute } from './doc.ts';
 import { eventRoutes } from './events.ts';
 import { organizerRoutes, venueRoutes } from './linked-posts.ts';
@@ -32,6 +33,7 @@ export function eventsNamespace(deps: AppDeps): NamespaceDef {
     ...organizerRoutes(deps),
     ...categoryRoutes(deps),
     ...tagRoutes(deps),
+    changesRoute(deps),
   );
   return def;
 }

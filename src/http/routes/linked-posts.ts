@@ -27,6 +27,7 @@ import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
+import { inTransaction } from '../../storage/transactions.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
@@ -255,7 +256,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       const env = writeEnv(ctx);
       // Rendered inside the transaction: the answer shows what this request stored, not a later write.
       const body = await writeOrFail('create', () =>
-        db.transaction().execute(async (trx) => {
+        inTransaction(db, async (trx) => {
           const record = await createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env);
           // Create, update and delete responses are never unlocked by a password (20 §7).
           return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
@@ -296,7 +297,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       handler: async (ctx, params) => {
         const env = writeEnv(ctx);
         const body = await writeOrFail('update', () =>
-          db.transaction().execute(async (trx) => {
+          inTransaction(db, async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
             const record = await updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
@@ -317,7 +318,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       permission: async (ctx, params) => canDeleteRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
       handler: async (ctx, params) => {
         const result = await writeOrFail('delete', () =>
-          db.transaction().execute(async (trx) => {
+          inTransaction(db, async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canDeleteRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
             // The password of a delete unlocks its response (00-conventions: "on reads and deletes").

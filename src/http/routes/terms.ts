@@ -20,6 +20,7 @@ import type { AppDeps } from './index.ts';
 import { requestKey, ResponseCache } from '../rest/cached-response.ts';
 import type { Storage } from '../../storage/database.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveInteger, positiveIntegerRule, rule } from '../rest/validators.ts';
+import { inTransaction } from '../../storage/transactions.ts';
 
 /** Values above this are silently lowered (30 §1.4 `per_page`). */
 const MAX_PER_PAGE = 50;
@@ -188,7 +189,7 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
             const fields = { ...input(params), name: params.get<string>('name') };
-            const view = await db.transaction().execute((trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
+            const view = await inTransaction(db, (trx) => createTerm(trx, taxonomy, fields, principal, ctx.now));
             return { status: 201, body: body(view, ctx, true), headers: { Location: ctx.urls.nsUrl(`/${collection}/${view.term.id}`) } };
           },
         },
@@ -215,7 +216,7 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
           handler: async (ctx, params) => {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
-            const view = await db.transaction().execute((trx) => updateTerm(trx, taxonomy, params.get<number>('id'), input(params), principal, ctx.now));
+            const view = await inTransaction(db, (trx) => updateTerm(trx, taxonomy, params.get<number>('id'), input(params), principal, ctx.now));
             return { body: body(view, ctx, true) };
           },
         },
@@ -225,7 +226,7 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
           args: { id: idArg },
           permission,
           handler: async (ctx, params) => {
-            const view = await db.transaction().execute((trx) => deleteTerm(trx, taxonomy, params.get<number>('id'), ctx.now));
+            const view = await inTransaction(db, (trx) => deleteTerm(trx, taxonomy, params.get<number>('id'), ctx.now));
             return { body: body(view, ctx, false) };
           },
         },

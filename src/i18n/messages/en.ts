@@ -64,6 +64,15 @@ export const en = {
   rest_not_logged_in: 'You are not currently logged in.',
   existing_user_login: 'Sorry, that username already exists!',
   rest_user_invalid_id: 'Invalid user ID.',
+  reason_webhook_url: "must be an absolute https URL without a user name or password, at most 2,048 characters (plain http only when CALENDAR_WEBHOOKS_ALLOW_INSECURE is on).",
+  reason_webhook_private: "points to a private, loopback or link-local address, which webhooks may not reach unless CALENDAR_WEBHOOKS_ALLOW_INSECURE is on.",
+  reason_webhook_host: "the host name does not resolve.",
+  reason_webhook_types: "must list patterns kind.op such as event.*, *.delete or * (kinds: {kinds}; operations: {ops}).",
+  webhook_invalid_id: "Invalid webhook ID.",
+  webhook_delivery_invalid_id: "Invalid delivery ID.",
+  webhook_limit_reached: "No more webhooks can be added: the limit is {max}.",
+  webhook_payload_expired: "The body of this message is no longer kept, so it cannot be sent again.",
+  webhook_not_redeliverable: "Only a message that succeeded, failed or was cancelled can be sent again.",
   rest_cannot_delete_last_admin: 'The last administrator cannot be deleted.',
   invalid_login: 'A login may contain only letters, digits, spaces and the characters _ . - @ (at most 60).',
   invalid_email: 'The email address is not valid.',
@@ -227,6 +236,13 @@ export const en = {
   page_month_counts: "This month has more than {count} events: each day shows how many it has.",
   page_day_count: "{count} events",
   page_day_count_label: "{count} events on {date}",
+  // Sync (80)
+  rest_precondition_failed: "The record has changed since you read it (If-Match does not match). Read it again and retry.",
+  rest_precondition_required: "This service requires an If-Match header on writes to existing records.",
+  "changes-cursor-expired": "The cursor can no longer be used ({reason}). Discard your copy and synchronise again from the start.",
+  reason_cursor: "must be a cursor returned by this change feed.",
+  reason_cursor_with_start: "cannot be combined with cursor.",
+  reason_change_types: "must list one or more of: {values}.",
 } as const;
 
 export type MessageKey = keyof typeof en;

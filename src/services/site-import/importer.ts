@@ -25,6 +25,7 @@ import {
 import { createTerm, deleteTerm, getTerm, updateTerm } from '../terms-service.ts';
 import { displayName, eventBody, isBlanked, KINDS, linkedBody, modificationStamp, parentsFirst, sourceId, type SourceRecord } from './records.ts';
 import { errorMessage, SourceRequestError, SourceUnusableError, type SourceClient } from './source.ts';
+import { inTransaction } from '../../storage/transactions.ts';
 
 export interface KindSummary {
   created: number;
@@ -249,7 +250,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       if (row) live[kind].set(id, row.local_id);
       return action;
     }
-    const localId = await db.transaction().execute(async (trx) => {
+    const localId = await inTransaction(db, async (trx) => {
       const written = await write(trx, kind, record, exists ? row.local_id : undefined);
       await new ImportRecordsRepository(trx, source).save(kind, id, written, stamp);
       return written;
@@ -337,7 +338,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     if (kind === 'category' || kind === 'tag') {
       if ((await getTerm(db, TAXONOMY[kind], row.local_id, now)) === undefined) return false;
       if (options.dryRun) return true;
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await deleteTerm(trx, TAXONOMY[kind], row.local_id, now);
         await new ImportRecordsRepository(trx, source).remove(kind, row.source_id);
       });

@@ -68,3 +68,9 @@ export class UsersRepository {
     return Number(result.numDeletedRows) > 0;
   }
 }
+
+/** The user's access epoch (80 §3.5): a change-feed cursor is valid only while it is unchanged; 0 when no such user. */
+export async function readAccessEpoch(db: Kysely<Database>, userId: number): Promise<number> {
+  const row = await db.selectFrom('users').select('access_epoch').where('id', '=', userId).executeTakeFirst();
+  return row === undefined ? 0 : Number(row.access_epoch);
+}
