@@ -3,7 +3,7 @@ import { openStorage } from '../src/storage/database.ts';
 /**
  * Grows the seeded database to `target` events by copying the events the API created (with their
  * venue, organizers and terms) straight into the tables, in batches: the growth measurement needs
- * the data, not another half hour of API seeding. The triggers bump the data version as usual.
+ * the data, not another half hour of API seeding. The triggers keep term counts and notify as usual.
  */
 export async function copyEvents(databaseUrl: string, target: number): Promise<void> {
   const storage = await openStorage(databaseUrl);

@@ -1,75 +1,26 @@
-import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { copyEvents } from './bulk-copy.ts';
+import {
+  buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
+} from './harness.ts';
 
 /**
- * `npm run bench`: starts the service on a fresh database, seeds it through the public API,
- * measures the read paths against a bare node:http server returning the same bytes in the same
- * run, then grows the data tenfold (copies written straight into the tables) and measures the
- * lists again. Prints a table and writes JSON.
+ * `npm run bench`: for SQLite, and for PostgreSQL when DATABASE_URL or BENCH_POSTGRES_URL names
+ * a server, starts the service (the `npm start` bundle) on a fresh database, seeds it through the
+ * public API (creates/s with 16 clients), measures every read route against a bare node:http
+ * server returning the same bytes, reads while two clients update events continuously, the first
+ * read after a write (uncached), then grows the data to 200,000 events (rows copied straight
+ * into the tables) and measures the lists again. Prints one table for both databases and writes
+ * bench/results/<dialect>.json.
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const LARGE_EVENTS = Number(process.env.BENCH_LARGE_EVENTS ?? 200_000);
-const DURATION = Number(process.env.BENCH_DURATION ?? 8);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SEED_CLIENTS = 16;
-const ADMIN_SECRET = 'bench-administrator-secret-0123456789';
-const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_SECRET}`).toString('base64')}`;
-const NS = '/calendar/events/v1';
-
-const workDir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
-const databaseUrl = process.env.DATABASE_URL ?? `sqlite:${join(workDir, 'bench.db')}`;
-const dialect = databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite';
-
-interface Started {
-  child: ChildProcess;
-  base: string;
-  startupMs: number;
-}
-
-/** Every process the bench started, so that a failure does not leave servers behind. */
-const children = new Set<ChildProcess>();
-
-function startService(): Promise<Started> {
-  const began = performance.now();
-  return new Promise((resolve, reject) => {
-    // What `npm start` runs after bundling.
-    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', CALENDAR_ADMIN_PASSWORD: ADMIN_SECRET, CALENDAR_TIMEZONE: 'UTC' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.add(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
-      if (match) resolve({ child, base: match[1], startupMs: performance.now() - began });
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
-async function post(base: string, path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${base}${NS}${path}`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
+const UNCACHED_SAMPLES = 25;
 
 interface Linked {
   venues: number[];
@@ -80,10 +31,10 @@ interface Linked {
 
 async function seedLinked(base: string): Promise<Linked> {
   const linked: Linked = { venues: [], organizers: [], categories: [], tags: [] };
-  for (let i = 1; i <= 50; i++) linked.venues.push((await post(base, '/venues', { venue: `Venue ${i}`, city: `City ${i % 7}`, address: `${i} Main Street` })).id);
-  for (let i = 1; i <= 50; i++) linked.organizers.push((await post(base, '/organizers', { organizer: `Organizer ${i}`, email: `o${i}@example.org` })).id);
-  for (let i = 1; i <= 20; i++) linked.categories.push((await post(base, '/categories', { name: `Category ${i}` })).id);
-  for (let i = 1; i <= 40; i++) linked.tags.push((await post(base, '/tags', { name: `Tag ${i}` })).id);
+  for (let i = 1; i <= 50; i++) linked.venues.push((await send(base, 'POST', '/venues', { venue: `Venue ${i}`, city: `City ${i % 7}`, address: `${i} Main Street` })).id);
+  for (let i = 1; i <= 50; i++) linked.organizers.push((await send(base, 'POST', '/organizers', { organizer: `Organizer ${i}`, email: `o${i}@example.org` })).id);
+  for (let i = 1; i <= 20; i++) linked.categories.push((await send(base, 'POST', '/categories', { name: `Category ${i}` })).id);
+  for (let i = 1; i <= 40; i++) linked.tags.push((await send(base, 'POST', '/tags', { name: `Tag ${i}` })).id);
   return linked;
 }
 
@@ -108,64 +59,36 @@ function eventBody(index: number, linked: Linked, spanStart: number): Record<str
   };
 }
 
-async function seedEvents(base: string, linked: Linked, from: number, to: number): Promise<number> {
+async function seedEvents(base: string, linked: Linked, from: number, to: number): Promise<{ rate: number; ids: number[] }> {
   const spanStart = Date.now() - DAY / 2;
   let next = from;
+  const ids: number[] = [];
   const began = performance.now();
   await Promise.all(
     Array.from({ length: SEED_CLIENTS }, async () => {
       while (next < to) {
         const index = next++;
-        await post(base, '/events', eventBody(index, linked, spanStart));
+        ids.push((await send(base, 'POST', '/events', eventBody(index, linked, spanStart))).id);
       }
     }),
   );
-  return ((to - from) / (performance.now() - began)) * 1000;
-}
-
-interface Measure {
-  requestsPerSecond: number;
-  p99Ms: number;
-  non2xx: number;
-}
-
-async function load(url: string, duration = DURATION): Promise<Measure> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 });
-  return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
-}
-
-async function bare(bytes: Buffer, contentType: string): Promise<{ url: string; child: ChildProcess }> {
-  const file = join(workDir, 'body.json');
-  writeFileSync(file, bytes);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', file, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(child);
-  const port = await new Promise<string>((resolve) => child.stdout!.on('data', (chunk: Buffer) => resolve(/listening on (\d+)/.exec(chunk.toString())![1])));
-  return { url: `http://127.0.0.1:${port}/`, child };
+  return { rate: ((to - from) / (performance.now() - began)) * 1000, ids };
 }
 
 interface RouteResult {
   name: string;
-  path: string;
   bytes: number;
   service: Measure;
-  bare?: Measure;
-  ratio?: number;
+  bare: Measure;
 }
 
-async function measureRoute(base: string, name: string, path: string, withBare: boolean): Promise<RouteResult> {
+async function measureRoute(base: string, name: string, path: string): Promise<RouteResult> {
   const response = await fetch(`${base}${path}`);
   const bytes = Buffer.from(await response.arrayBuffer());
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${bytes.toString().slice(0, 300)}`);
-  await load(`${base}${path}`, 2); // warm-up: JIT and caches, not measured
-  const service = await load(`${base}${path}`);
-  const result: RouteResult = { name, path, bytes: bytes.length, service };
-  if (withBare) {
-    const server = await bare(bytes, response.headers.get('content-type') ?? 'application/json');
-    result.bare = await load(server.url);
-    result.ratio = Math.round((service.requestsPerSecond / result.bare.requestsPerSecond) * 1000) / 10;
-    await stop(server.child);
-  }
-  return result;
+  await measure(`${base}${path}`, 2); // warm-up: JIT and caches, not measured
+  const service = await measure(`${base}${path}`);
+  return { name, bytes: bytes.length, service, bare: await measureBare(bytes, response.headers.get('content-type') ?? 'application/json') };
 }
 
 function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
@@ -173,71 +96,150 @@ function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
   const inAYear = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 10);
   return [
     ['events (defaults)', `${NS}/events`],
-    ['events per_page=50', `${NS}/events?per_page=50`],
     ['events filtered', `${NS}/events?categories=${linked.categories[0]}&search=jazz&start_date=${today}&end_date=${inAYear}`],
     ['event by id', `${NS}/events/${firstEventId}`],
     ['venues per_page=20', `${NS}/venues?per_page=20`],
+    ['organizers', `${NS}/organizers`],
+    ['categories', `${NS}/categories`],
+    ['tags', `${NS}/tags`],
   ];
 }
 
-function printTable(title: string, results: RouteResult[]): void {
-  console.log(`\n${title}`);
-  console.log('| route | bytes | service req/s | p99 ms | bare req/s | ratio |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    console.log(`| ${r.name} | ${r.bytes} | ${r.service.requestsPerSecond} | ${r.service.p99Ms} | ${r.bare?.requestsPerSecond ?? '–'} | ${r.ratio !== undefined ? `${r.ratio} %` : '–'} |`);
+/** Two clients updating events back to back while `url` is loaded: reads/s and updates/s. */
+async function mixed(base: string, url: string, ids: number[]): Promise<{ reads: Measure; updatesPerSecond: number }> {
+  let running = true;
+  let updates = 0;
+  const writer = async (offset: number) => {
+    for (let n = offset; running; n += 2) {
+      await send(base, 'POST', `/events/${ids[n % ids.length]}`, { title: `updated evening ${n}` }, 200);
+      updates++;
+    }
+  };
+  const began = performance.now();
+  const writers = [writer(0), writer(1)];
+  const reads = await measure(url);
+  running = false;
+  await Promise.all(writers);
+  return { reads, updatesPerSecond: Math.round((updates / (performance.now() - began)) * 1000) };
+}
+
+/** The median time of the first read of `path` after a write (so never from a cache). */
+async function uncached(base: string, path: string, eventId: number): Promise<number> {
+  const times: number[] = [];
+  for (let n = 0; n < UNCACHED_SAMPLES; n++) {
+    await send(base, 'POST', `/events/${eventId}`, { excerpt: `revision ${n}` }, 200);
+    const began = performance.now();
+    const response = await fetch(`${base}${path}`);
+    await response.arrayBuffer();
+    times.push(performance.now() - began);
   }
+  times.sort((a, b) => a - b);
+  return Math.round(times[Math.floor(times.length / 2)] * 10) / 10;
+}
+
+interface Figures {
+  dialect: string;
+  seedCreatesPerSecond: number;
+  small: RouteResult[];
+  mixed: { readOnly: number; reads: number; updatesPerSecond: number };
+  uncachedMs: Record<string, number>;
+  large: Array<{ name: string; service: Measure }>;
+  uncachedLargeMs: Record<string, number>;
+  rssMb: { afterSeed: number; afterLoad: number; large: number };
+  startupMs: { empty: number; seeded: number };
+}
+
+async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figures> {
+  console.log(`bench ${dialect}: seeding ${EVENTS} events through the API (${SEED_CLIENTS} clients)`);
+  let service: Started = await startService(databaseUrl);
+  const coldStartMs = service.startupMs;
+  const linked = await seedLinked(service.base);
+  const firstEvent = await send(service.base, 'POST', '/events', eventBody(0, linked, Date.now()));
+  const seeded = await seedEvents(service.base, linked, 1, EVENTS);
+  const seedRate = seeded.rate;
+  const rssAfterSeed = rssMb(service.child.pid!);
+  const paths = routes(linked, firstEvent.id);
+  const small: RouteResult[] = [];
+  for (const [name, path] of paths) small.push(await measureRoute(service.base, name, path));
+  const rssAfterLoad = rssMb(service.child.pid!);
+  const mixedRun = await mixed(service.base, `${service.base}${paths[0][1]}`, seeded.ids);
+  const uncachedMs: Record<string, number> = {};
+  for (const [name, path] of paths.slice(0, 3)) uncachedMs[name] = await uncached(service.base, path, firstEvent.id);
+  await stop(service.child);
+
+  // The growth rows are copied in SQL (seeding 200,000 events through the API would take long).
+  await copyEvents(databaseUrl, LARGE_EVENTS);
+  service = await startService(databaseUrl);
+  const seededStartMs = service.startupMs;
+  const large: Array<{ name: string; service: Measure }> = [];
+  for (const [name, path] of paths.slice(0, 2)) {
+    await measure(`${service.base}${path}`, 2);
+    large.push({ name, service: await measure(`${service.base}${path}`) });
+  }
+  const uncachedLargeMs: Record<string, number> = {};
+  for (const [name, path] of paths.slice(0, 3)) uncachedLargeMs[name] = await uncached(service.base, path, firstEvent.id);
+  const rssLarge = rssMb(service.child.pid!);
+  await stop(service.child);
+  return {
+    dialect,
+    seedCreatesPerSecond: Math.round(seedRate),
+    small,
+    mixed: { readOnly: small[0].service.requestsPerSecond, reads: mixedRun.reads.requestsPerSecond, updatesPerSecond: mixedRun.updatesPerSecond },
+    uncachedMs,
+    large,
+    uncachedLargeMs,
+    rssMb: { afterSeed: rssAfterSeed, afterLoad: rssAfterLoad, large: rssLarge },
+    startupMs: { empty: Math.round(coldStartMs), seeded: Math.round(seededStartMs) },
+  };
+}
+
+/** A fresh schema on the PostgreSQL server, dropped afterwards. */
+async function withPostgresSchema<T>(url: string, work: (schemaUrl: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  try {
+    return await work(`${url}${url.includes('?') ? '&' : '?'}schema=${schema}`);
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  }
+}
+
+function printTable(all: Figures[]): void {
+  const row = (label: string, cell: (f: Figures) => string) => console.log(`| ${label} | ${all.map(cell).join(' | ')} |`);
+  console.log(`\n| ${EVENTS} events unless said | ${all.map((f) => f.dialect).join(' | ')} |`);
+  console.log(`|---|${all.map(() => '---:').join('|')}|`);
+  for (const [index, [name]] of all[0].small.map((r) => [r.name]).entries()) {
+    row(`${name}: req/s (bare) ratio, p99 ms`, (f) => {
+      const r = f.small[index];
+      return `${r.service.requestsPerSecond} (${r.bare.requestsPerSecond}) ${ratio(r.service.requestsPerSecond, r.bare.requestsPerSecond)} %, ${r.service.p99Ms}`;
+    });
+  }
+  row('default list under 2 updating clients: req/s, of read-only', (f) => `${f.mixed.reads}, ${ratio(f.mixed.reads, f.mixed.readOnly)} %`);
+  row('updates/s meanwhile', (f) => String(f.mixed.updatesPerSecond));
+  row('creates/s (16 clients)', (f) => String(f.seedCreatesPerSecond));
+  for (const name of Object.keys(all[0].uncachedMs)) row(`first read after a write, median ms: ${name}`, (f) => `${f.uncachedMs[name]} / ${f.uncachedLargeMs[name]} at ${LARGE_EVENTS}`);
+  for (const [index, { name }] of all[0].large.entries()) {
+    row(`${name} at ${LARGE_EVENTS}: req/s, of ${EVENTS}`, (f) => `${f.large[index].service.requestsPerSecond}, ${ratio(f.large[index].service.requestsPerSecond, f.small[index].service.requestsPerSecond)} %`);
+  }
+  row('RSS MB after seeding / after load / at growth', (f) => `${f.rssMb.afterSeed} / ${f.rssMb.afterLoad} / ${f.rssMb.large}`);
+  row('start-up ms empty / seeded', (f) => `${f.startupMs.empty} / ${f.startupMs.seeded}`);
 }
 
 async function main(): Promise<void> {
-  // The bundle `npm start` builds before it runs it: the first half of that script.
-  const startScript: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
-  spawnSync('sh', ['-c', startScript.split(' && ')[0]], { stdio: 'inherit', env: { ...process.env, PATH: `node_modules/.bin:${process.env.PATH}` } });
-  console.log(`bench: ${dialect}, ${EVENTS} events then ${LARGE_EVENTS}, ${CONNECTIONS} connections, ${DURATION} s per route, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`);
-  let service = await startService();
-  const coldStartMs = service.startupMs;
-  const linked = await seedLinked(service.base);
-  const firstEvent = await post(service.base, '/events', eventBody(0, linked, Date.now()));
-  const seedRate = await seedEvents(service.base, linked, 1, EVENTS);
-  const rssAfterSeed = rssMb(service.child.pid!);
-  const small: RouteResult[] = [];
-  for (const [name, path] of routes(linked, firstEvent.id)) small.push(await measureRoute(service.base, name, path, true));
-  const rssAfterLoad = rssMb(service.child.pid!);
-  await stop(service.child);
-
-  service = await startService();
-  const seededStartMs = service.startupMs;
-  const large: RouteResult[] = [];
-  if (LARGE_EVENTS > EVENTS) {
-    await copyEvents(databaseUrl, LARGE_EVENTS);
-    for (const [name, path] of routes(linked, firstEvent.id).filter(([name]) => name.startsWith('events'))) {
-      large.push(await measureRoute(service.base, name, path, false));
-    }
-  }
-  const rssLarge = rssMb(service.child.pid!);
-  await stop(service.child);
-
-  printTable(`${EVENTS} events`, small);
-  if (large.length) printTable(`${LARGE_EVENTS} events`, large);
-  const keep = large.length ? Math.round((large[0].service.requestsPerSecond / small[0].service.requestsPerSecond) * 1000) / 10 : null;
-  console.log(`\nseeding: ${Math.round(seedRate)} event creates/s (${SEED_CLIENTS} clients)`);
-  console.log(`resident memory: ${rssAfterSeed} MB after seeding, ${rssAfterLoad} MB after the load, ${rssLarge} MB at ${LARGE_EVENTS} events`);
-  console.log(`start-up: ${Math.round(coldStartMs)} ms on an empty database, ${Math.round(seededStartMs)} ms on the seeded one`);
-  if (keep !== null) console.log(`default list at ${LARGE_EVENTS} events keeps ${keep} % of its ${EVENTS}-event throughput`);
-
-  const figures = { date: new Date().toISOString(), dialect, cpu: cpus()[0]?.model, cores: cpus().length, events: EVENTS, largeEvents: LARGE_EVENTS, connections: CONNECTIONS, durationSeconds: DURATION, small, large, seedCreatesPerSecond: Math.round(seedRate), rssMb: { afterSeed: rssAfterSeed, afterLoad: rssAfterLoad, large: rssLarge }, startupMs: { empty: Math.round(coldStartMs), seeded: Math.round(seededStartMs) }, largeKeepsPercent: keep };
+  buildBundle();
+  console.log(`bench: ${EVENTS} events then ${LARGE_EVENTS}, ${CONNECTIONS} connections, ${DURATION} s per route, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB`);
+  const all: Figures[] = [await benchDatabase('sqlite', `sqlite:${join(workDir, 'bench.db')}`)];
+  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
+  if (postgresUrl) all.push(await withPostgresSchema(postgresUrl, (url) => benchDatabase('postgres', url)));
+  printTable(all);
   mkdirSync('bench/results', { recursive: true });
-  const file = `bench/results/${dialect}.json`;
-  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
-  console.log(`figures written to ${file}`);
+  for (const figures of all) {
+    const file = `bench/results/${figures.dialect}.json`;
+    writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), cpu: cpus()[0]?.model, cores: cpus().length, events: EVENTS, largeEvents: LARGE_EVENTS, connections: CONNECTIONS, durationSeconds: DURATION, ...figures }, null, 2)}\n`);
+    console.log(`figures written to ${file}`);
+  }
 }
 
-main()
-  .catch((error) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(workDir, { recursive: true, force: true });
-  });
+runBench(main);

@@ -1,53 +1,130 @@
-import type { Kysely } from 'kysely';
-import { nextScheduledPublication, readDataVersion } from '../storage/repositories/data-version-repository.ts';
-import type { Database } from '../storage/schema.ts';
+import { formatWall } from '../domain/dates/datetime-format.ts';
+import { RestError } from '../domain/errors.ts';
+import type { Storage } from '../storage/database.ts';
+import { nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
-interface Entry<V> {
-  version: number;
-  value: V;
+/** One request (its context object) and the instant every rule of it sees. */
+export interface RequestScope {
+  readonly now: Date;
 }
 
-/** The cache as of one data version; whatever is read after opening it is at least that new. */
+/**
+ * The epoch each request observed first. A request reads it once however many caches it opens
+ * (a term filter, then the list): whatever it computes afterwards is at least that new, and on
+ * PostgreSQL each reading costs a round trip.
+ */
+const requestEpochs = new WeakMap<RequestScope, Promise<number | null>>();
+
+/**
+ * The next scheduled publication as of an epoch, read once for all the caches of one storage
+ * (a single read opens two), and again once it has come due.
+ */
+const scheduled = new WeakMap<object, { epoch: number; asOf: string; until: Promise<string | null> }>();
+
+function nextPublication(storage: Pick<Storage, 'db' | 'epochs'>, epoch: number, nowUtc: string, dueAt: string | null = null): Promise<string | null> {
+  let known = scheduled.get(storage.epochs);
+  const stale = known === undefined || known.epoch !== epoch || (dueAt !== null && known.asOf < dueAt);
+  if (stale) {
+    known = { epoch, asOf: nowUtc, until: nextScheduledPublication(storage.db, nowUtc) };
+    scheduled.set(storage.epochs, known);
+  }
+  return known!.until;
+}
+
+/** The cache as of one epoch; whatever is read after opening it is at least that new. */
 export interface CacheView<V> {
   get(key: string, compute: () => Promise<V>): Promise<V>;
 }
 
 /**
- * Results of expensive reads (list pages with their totals, serialized objects), kept while the
- * database's data version is unchanged and no scheduled publication has come due. Opening a view
- * costs one primary-key read of the version, so a write through any instance invalidates every
- * instance's cache at its next read. Read the data a value is built from only after opening the
- * view: a value may then be newer than its version (harmless), never older. Bounded in entries;
+ * Results of expensive reads (list pages with their totals, serialized objects, the records
+ * that decide who may see them), kept while the storage's cache epoch is unchanged and no
+ * scheduled publication has come due. Opening a view costs no query: the epoch moves with every
+ * committed write, through any process or instance (cache-epochs.ts), and the next scheduled
+ * publication is read once per epoch. Read the data a value is built from only after opening the
+ * view: a value may then be newer than its epoch (harmless), never older. Bounded in entries;
  * the oldest entry goes first.
  */
+/** A computed value, or the refusal computing it ended in (an unknown id stays unknown until a write). */
+type Entry<V> = { value: V } | { refusal: RestError };
+
 export class ReadCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-  private version = -1;
+  private readonly entries = new Map<string, Promise<Entry<V>>>();
+  private epoch: number | null = null;
+  /** When the entries stop being true: the next scheduled publication as of their epoch. */
   private validUntil: string | null = null;
 
-  constructor(private readonly maxEntries = 500) {}
+  constructor(
+    private readonly storage: Pick<Storage, 'db' | 'epochs'>,
+    private readonly maxEntries = 500,
+  ) {}
 
-  async open(db: Kysely<Database>, nowUtc: string): Promise<CacheView<V>> {
-    const version = await readDataVersion(db);
-    if (version !== this.version || (this.validUntil !== null && nowUtc >= this.validUntil)) {
-      this.entries.clear();
-      this.version = version;
-      this.validUntil = await nextScheduledPublication(db, nowUtc);
+  async open(request: RequestScope): Promise<CacheView<V>> {
+    let observed = requestEpochs.get(request);
+    if (observed === undefined) {
+      observed = this.storage.epochs.current();
+      requestEpochs.set(request, observed);
     }
-    return { get: (key, compute) => this.get(version, key, compute) };
+    const epoch = await observed;
+    const nowUtc = formatWall(request.now);
+    if (epoch === null) return { get: (_key, compute) => compute() };
+    if (epoch !== this.epoch) {
+      const until = await nextPublication(this.storage, epoch, nowUtc);
+      // Epochs only grow: a request that observed an older one than the cache holds now just computes.
+      if (this.epoch !== null && epoch < this.epoch) return { get: (_key, compute) => compute() };
+      this.entries.clear();
+      this.epoch = epoch;
+      this.validUntil = until;
+    }
+    if (this.validUntil !== null && nowUtc >= this.validUntil) {
+      const dueAt = this.validUntil;
+      const until = await nextPublication(this.storage, epoch, nowUtc, dueAt);
+      this.entries.clear();
+      this.validUntil = until;
+    }
+    return { get: (key, compute) => this.lookup(epoch, key, compute) };
   }
 
-  private async get(version: number, key: string, compute: () => Promise<V>): Promise<V> {
-    const hit = this.entries.get(key);
-    if (hit && hit.version === version) return hit.value;
-    const value = await compute();
-    // A concurrent request may have moved the cache to a newer version meanwhile: then this
-    // value, computed under the older one, is returned but not kept.
-    if (this.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, { version, value });
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  /** The value under `key` as of this request, computed on a miss. */
+  async get(request: RequestScope, key: string, compute: () => Promise<V>): Promise<V> {
+    return (await this.open(request)).get(key, compute);
+  }
+
+  /**
+   * Concurrent misses of one key share one computation: after a write, the many requests that
+   * arrive for the same page compute it once instead of each running the same queries.
+   */
+  private async lookup(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
+    let pending = this.epoch === epoch ? this.entries.get(key) : undefined;
+    if (pending === undefined) {
+      pending = settle(compute);
+      this.keep(epoch, key, pending);
     }
-    return value;
+    const entry = await pending;
+    if ('refusal' in entry) throw entry.refusal;
+    return entry.value;
+  }
+
+  /**
+   * A value computed under an epoch the cache has since left is returned but not kept; a
+   * computation that failed is forgotten.
+   */
+  private keep(epoch: number, key: string, pending: Promise<Entry<V>>): void {
+    if (this.epoch !== epoch) return;
+    this.entries.delete(key);
+    this.entries.set(key, pending);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    pending.catch(() => {
+      if (this.entries.get(key) === pending) this.entries.delete(key);
+    });
+  }
+}
+
+async function settle<V>(compute: () => Promise<V>): Promise<Entry<V>> {
+  try {
+    return { value: await compute() };
+  } catch (error) {
+    if (error instanceof RestError) return { refusal: error };
+    throw error;
   }
 }

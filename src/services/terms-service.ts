@@ -273,11 +273,12 @@ async function insertTerm(
     const slug = term.slug === '' ? '' : await freeSlug(repo, term.taxonomy, term.slug, ancestors);
     const id = await repo.insert({ ...term, slug });
     if (id === undefined) continue;
-    if (term.slug !== '') return { ...term, id, slug, revision: 0 };
+    // A new term carries no events yet.
+    if (term.slug !== '') return { ...term, id, slug, revision: 0, published_count: 0 };
     const fallback = await freeSlug(repo, term.taxonomy, String(id), ancestors, id);
     await repo.update(id, { slug: fallback });
     // Writing the slug raised the revision (80 §1.1).
-    return { ...term, id, slug: fallback, revision: 1 };
+    return { ...term, id, slug: fallback, revision: 1, published_count: 0 };
   }
 }
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { postgresEpochs, sqliteEpochs, type CacheEpochs } from './cache-epochs.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { PortableParameters } from './portable-parameters.ts';
 import type { Database } from './schema.ts';
@@ -12,6 +13,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** What read caches are keyed by: changes whenever any write commits (cache-epochs.ts). */
+  readonly epochs: CacheEpochs;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -68,7 +71,12 @@ export function ensureMathFunctions(connection: BetterSqlite3.Database): void {
   }
 }
 
-function openSqlite(path: string): Kysely<Database> {
+interface Opened {
+  db: Kysely<Database>;
+  openEpochs(): Promise<CacheEpochs>;
+}
+
+function openSqlite(path: string): Opened {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const connection = new BetterSqlite3(path);
   connection.pragma('journal_mode = WAL');
@@ -77,10 +85,11 @@ function openSqlite(path: string): Kysely<Database> {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   ensureMathFunctions(connection);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
+  return { db, openEpochs: async () => sqliteEpochs(connection) };
 }
 
-async function openPostgres(connectionString: string, schema: string | undefined): Promise<Kysely<Database>> {
+async function openPostgres(connectionString: string, schema: string | undefined): Promise<Opened> {
   if (schema) {
     const setup = new pg.Client({ connectionString });
     await setup.connect();
@@ -97,15 +106,19 @@ async function openPostgres(connectionString: string, schema: string | undefined
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new PortableParameters('postgres')] });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new PortableParameters('postgres')] });
+  return { db, openEpochs: () => postgresEpochs({ connectionString, schema }) };
 }
 
 /** Opens the database named by DATABASE_URL and brings its schema up to date. */
 export async function openStorage(url: string): Promise<Storage> {
   const parsed = parseDatabaseUrl(url);
-  const db = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema);
+  const opened = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema);
+  const db = opened.db;
+  let epochs: CacheEpochs;
   try {
     await migrate(db, parsed.dialect, parsed.schema);
+    epochs = await opened.openEpochs();
   } catch (error) {
     await db.destroy();
     throw error;
@@ -113,6 +126,7 @@ export async function openStorage(url: string): Promise<Storage> {
   return {
     db,
     dialect: parsed.dialect,
+    epochs,
     async ping() {
       try {
         await sql`select 1`.execute(db);
@@ -121,7 +135,10 @@ export async function openStorage(url: string): Promise<Storage> {
         return false;
       }
     },
-    close: () => db.destroy(),
+    async close() {
+      await epochs.close();
+      await db.destroy();
+    },
   };
 }
 

@@ -19,8 +19,6 @@ export interface Database {
   event_terms: { event_id: number; term_id: number; position: number };
   /** Categories and tags share this table and therefore the term id sequence. */
   terms: TermRow;
-  /** One row: incremented by triggers on every write to the content tables (read caches key on it). */
-  data_version: { id: number; version: number };
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;
@@ -279,4 +277,6 @@ export interface TermRow {
   parent: number;
   /** 80 §1.1, as on posts. */
   revision: Defaulted;
+  /** Published events (series once) carrying the term, kept by triggers (migration 0008). */
+  published_count: Generated<number>;
 }

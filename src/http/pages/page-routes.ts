@@ -72,13 +72,13 @@ interface PageRequest {
  * The public calendar (55): month, list and day views, archives, single event, venue and
  * organizer pages under `{base}` and each edition prefix. Requests go down: services load the
  * read models (the JSON and iCalendar renderers' own), src/web renders them as pure functions;
- * pages are cached per data version like the API lists.
+ * pages are cached per cache epoch like the API lists.
  */
 export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
   const db = storage.db;
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
-  const cache = new ReadCache<Answer>(1000);
+  const cache = new ReadCache<Answer>(storage, 1000);
   const base = config.basePath;
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
@@ -278,8 +278,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
     const cacheable = request.method !== 'POST' && request.user === null;
     if (!cacheable) return send(request, reply, req, await answer(req, request));
-    // The version is read first: anything computed after it is at least that new.
-    const view = await cache.open(db, formatWall(req.ctx.now));
+    // The epoch is read first: anything computed after it is at least that new.
+    const view = await cache.open(req.ctx);
     const minute = formatWall(req.ctx.now).slice(0, 16);
     const key = JSON.stringify([lang, req.env.site, path, search, minute]);
     return send(request, reply, req, await view.get(key, () => answer(req, request)));

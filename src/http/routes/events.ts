@@ -25,8 +25,8 @@ import { listEndpoint } from './events/event-list.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache } from '../../services/read-cache.ts';
+import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
-import { formatWall } from '../../domain/dates/datetime-format.ts';
 
 /**
  * The event routes of 10-events: the list and create, then read, delete and update by id and by
@@ -36,7 +36,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
   const events = new EventsService(db, siteZone, deps.config.recurrence);
-  const argDeps = { db, events };
+  const lookups = new EventLookups(deps.storage, events);
+  const argDeps = { db, events, lookups };
   const createArgs = writeArgs(argDeps, true);
   const updateArgs = writeArgs(argDeps, false);
   const bySlugUpdateArgs: ArgSpecs = { slug: slugPathArg, ...Object.fromEntries(Object.entries(updateArgs).filter(([name]) => name !== 'slug')) };
@@ -46,10 +47,10 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     password: { description: 'Accepted and ignored.' },
   };
 
-  const singles = new ReadCache<JsonText>(2000);
+  const singles = new ReadCache<JsonText>(deps.storage, 2000);
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
-  const idOfSlug = async (ctx: RestContext, params: Params) => (await events.findIdBySlug(slugLookup(params), ctx.now)) ?? 0;
+  const idOfSlug = async (ctx: RestContext, params: Params) => (await lookups.idBySlug(ctx, slugLookup(params))) ?? 0;
 
   /** With `?date=`, the slug's occurrence on that local date (60 §2); none that day → 400 as for an unknown slug. */
   const idOfSlugOnDate = async (ctx: RestContext, params: Params) => {
@@ -75,8 +76,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
-    const cache = await singles.open(db, formatWall(ctx.now));
-    const event = await events.read(id, ctx.now);
+    const event = await lookups.event(ctx, id);
     if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
     const record = eventOwnership(event);
     if (!canReadRecord(ctx.user, record)) throw new RestError(403, 'event-not-accessible');
@@ -88,7 +88,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     // too: embedded venues and organizers carry their json_ld only for those who may read them).
     const password = revealedPassword(record, ctx.user, params.get('context') === 'edit');
     const key = JSON.stringify([id, ctx.lang, ctx.urls.ns, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '', password !== undefined]);
-    const body = await cache.get(key, async () => {
+    const body = await singles.get(ctx, key, async () => {
       const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return new JsonText(JSON.stringify(value), value);
     });
@@ -129,7 +129,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, siteZone, pages: new ReadCache(), geoDefaults }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, lookups, siteZone, pages: new ReadCache(deps.storage), geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [
@@ -179,6 +179,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
         },
       ],
     },
-    ...feedRoutes({ db, events, siteZone, siteName: deps.config.siteName, files: new ReadCache(500), geoDefaults }),
+    ...feedRoutes({ db, events, lookups, siteZone, siteName: deps.config.siteName, files: new ReadCache(deps.storage, 500), geoDefaults }),
   ];
 }

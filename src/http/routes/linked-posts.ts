@@ -17,7 +17,9 @@ import type { LinkedListFilter, LinkedRecord } from '../../storage/repositories/
 import type { Database, MediaRow } from '../../storage/schema.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
-import type { Endpoint, RouteDef } from '../rest/endpoint.ts';
+import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
+import { requestKey, ResponseCache } from '../rest/cached-response.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 import type { Params } from '../rest/validate-args.ts';
 import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
 import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
@@ -71,6 +73,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
   const errorCode = (suffix: string) => `${type.kind}-${suffix}`;
   const unknownRecord = type.kind === 'venue' ? REASONS.unknownVenue : REASONS.unknownOrganizer;
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
+  const lists = new ResponseCache(deps.storage);
 
   /** Unlocked by the exact password or by context=edit from a caller who may edit it (40 §8). */
   const unlocked = (record: LinkedRecord, ctx: RestContext, raw: Readonly<Record<string, unknown>>): boolean =>
@@ -181,64 +184,68 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       ...readArgs,
       ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : {}),
     },
-    handler: async (ctx, params) => {
-      const geo = type.coordinates ? geoSearchOf(params, geoDefaults) : undefined;
-      const page = params.get<number>('page');
-      const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
-      const statusGiven = params.has('status') && linkValue(params.get('status')) !== '';
-      const filter: LinkedListFilter = {
-        statuses: params.has('status') ? parseStatusFilter(params.get('status'), ctx.user)! : defaultListStatuses(ctx.user),
-      };
-      if (params.has('search')) filter.searchPieces = venueSearchPieces(params.get<string>('search'));
-      if (params.has('event')) filter.eventId = params.get<number>('event');
-      if (params.has('has_events')) filter.hasEvents = isTruthy(params.get('has_events'));
-      if (isTruthy(params.get('only_with_upcoming'))) filter.onlyWithUpcoming = true;
-      if (geo?.filter !== undefined) {
-        filter.geo = geo.filter;
-        filter.orderByDistance = geo.orderByDistance;
-        filter.orderDesc = geo.orderDesc;
-      }
-
-      const { records, total, images, distances } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
-      if (page > 1 && records.length === 0) throw new RestError(404, errorCode('archive-page-not-found'));
-      const locked = records.map((record) => !unlocked(record, ctx, params.raw));
-      const serialized = records.map((record, index) =>
-        serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, { jsonLd: false, locked: locked[index] }),
-      );
-      const items = geo === undefined ? serialized : withDistances(serialized, records.map((record) => record.id), distances, geo, (index) => !locked[index]);
-
-      // The reference drops `search` and `only_with_upcoming` from its links; they are kept here (20 §5.3).
-      const query: Array<[string, string | number | undefined]> = [
-        ['per_page', perPage],
-        ['search', params.has('search') ? params.get<string>('search') : undefined],
-        ['event', params.has('event') ? params.get<number>('event') : undefined],
-        ['has_events', params.has('has_events') ? linkValue(params.get('has_events')) : undefined],
-        ['only_with_upcoming', params.has('only_with_upcoming') ? linkValue(params.get('only_with_upcoming')) : undefined],
-        ['status', statusGiven ? linkValue(params.get('status')) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'],
-        // The location search, in the order of the event list links (70-geo §3.3).
-        ...(type.coordinates ? geoLinks(params) : []),
-      ];
-      const link = (targetPage: number | undefined) =>
-        ctx.urls.nsUrl(`/${type.collection}/`, targetPage === undefined ? query : [...query, ['page', targetPage]]);
-      const totalPages = Math.ceil(total / perPage);
-      const body: Record<string, unknown> = {
-        [type.collection]: items,
-        rest_url: ctx.urls.nsUrl(`/${type.collection}/`, [['page', page], ...query]),
-      };
-      if (page * perPage < total) body.next_rest_url = link(page + 1);
-      if (page > 1) body.previous_rest_url = link(page - 1 > 1 ? page - 1 : undefined);
-      body.total = total;
-      body.total_pages = totalPages;
-      return {
-        body,
-        headers: {
-          'X-TEC-Total': String(total),
-          'X-TEC-TotalPages': String(totalPages),
-          'Access-Control-Expose-Headers': 'X-TEC-Total, X-TEC-TotalPages',
-        },
-      };
-    },
+    // "Upcoming" moves with the clock (to the second): such answers are kept for their second.
+    handler: (ctx, params) =>
+      lists.answer(ctx, [...requestKey(ctx, params), isTruthy(params.get('only_with_upcoming')) ? formatWall(ctx.now) : null], () => listPage(ctx, params)),
   };
+
+  async function listPage(ctx: RestContext, params: Params): Promise<RestResponse> {
+    const geo = type.coordinates ? geoSearchOf(params, geoDefaults) : undefined;
+    const page = params.get<number>('page');
+    const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
+    const statusGiven = params.has('status') && linkValue(params.get('status')) !== '';
+    const filter: LinkedListFilter = {
+      statuses: params.has('status') ? parseStatusFilter(params.get('status'), ctx.user)! : defaultListStatuses(ctx.user),
+    };
+    if (params.has('search')) filter.searchPieces = venueSearchPieces(params.get<string>('search'));
+    if (params.has('event')) filter.eventId = params.get<number>('event');
+    if (params.has('has_events')) filter.hasEvents = isTruthy(params.get('has_events'));
+    if (isTruthy(params.get('only_with_upcoming'))) filter.onlyWithUpcoming = true;
+    if (geo?.filter !== undefined) {
+      filter.geo = geo.filter;
+      filter.orderByDistance = geo.orderByDistance;
+      filter.orderDesc = geo.orderDesc;
+    }
+
+    const { records, total, images, distances } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
+    if (page > 1 && records.length === 0) throw new RestError(404, errorCode('archive-page-not-found'));
+    const locked = records.map((record) => !unlocked(record, ctx, params.raw));
+    const serialized = records.map((record, index) =>
+      serialize(record, record.image_id === null ? undefined : images.get(record.image_id), ctx, { jsonLd: false, locked: locked[index] }),
+    );
+    const items = geo === undefined ? serialized : withDistances(serialized, records.map((record) => record.id), distances, geo, (index) => !locked[index]);
+
+    // The reference drops `search` and `only_with_upcoming` from its links; they are kept here (20 §5.3).
+    const query: Array<[string, string | number | undefined]> = [
+      ['per_page', perPage],
+      ['search', params.has('search') ? params.get<string>('search') : undefined],
+      ['event', params.has('event') ? params.get<number>('event') : undefined],
+      ['has_events', params.has('has_events') ? linkValue(params.get('has_events')) : undefined],
+      ['only_with_upcoming', params.has('only_with_upcoming') ? linkValue(params.get('only_with_upcoming')) : undefined],
+      ['status', statusGiven ? linkValue(params.get('status')) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'],
+      // The location search, in the order of the event list links (70-geo §3.3).
+      ...(type.coordinates ? geoLinks(params) : []),
+    ];
+    const link = (targetPage: number | undefined) =>
+      ctx.urls.nsUrl(`/${type.collection}/`, targetPage === undefined ? query : [...query, ['page', targetPage]]);
+    const totalPages = Math.ceil(total / perPage);
+    const body: Record<string, unknown> = {
+      [type.collection]: items,
+      rest_url: ctx.urls.nsUrl(`/${type.collection}/`, [['page', page], ...query]),
+    };
+    if (page * perPage < total) body.next_rest_url = link(page + 1);
+    if (page > 1) body.previous_rest_url = link(page - 1 > 1 ? page - 1 : undefined);
+    body.total = total;
+    body.total_pages = totalPages;
+    return {
+      body,
+      headers: {
+        'X-TEC-Total': String(total),
+        'X-TEC-TotalPages': String(totalPages),
+        'Access-Control-Expose-Headers': 'X-TEC-Total, X-TEC-TotalPages',
+      },
+    };
+  }
 
   const create: Endpoint = {
     methods: ['POST'],

@@ -17,6 +17,8 @@ import type { RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../rest/validate-args.ts';
 import { TERM_COLLECTIONS, isHierarchical, serializeTerm } from '../serializers/term-serializer.ts';
 import type { AppDeps } from './index.ts';
+import { requestKey, ResponseCache } from '../rest/cached-response.ts';
+import type { Storage } from '../../storage/database.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveInteger, positiveIntegerRule, rule } from '../rest/validators.ts';
 import { inTransaction } from '../../storage/transactions.ts';
 
@@ -35,11 +37,11 @@ const CATEGORIES: TaxonomyDef = { taxonomy: 'tribe_events_cat', noun: 'event cat
 const TAGS: TaxonomyDef = { taxonomy: 'post_tag', noun: 'tag', canManage: canManageTags };
 
 export function categoryRoutes(deps: AppDeps): RouteDef[] {
-  return termRoutes(deps.storage.db, CATEGORIES);
+  return termRoutes(deps.storage, CATEGORIES);
 }
 
 export function tagRoutes(deps: AppDeps): RouteDef[] {
-  return termRoutes(deps.storage.db, TAGS);
+  return termRoutes(deps.storage, TAGS);
 }
 
 
@@ -55,7 +57,9 @@ function linkValue(value: unknown): string {
   return String(value);
 }
 
-function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
+function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
+  const db = storage.db;
+  const lists = new ResponseCache(storage);
   const { taxonomy, noun } = def;
   const hierarchical = isHierarchical(taxonomy);
   const collection = TERM_COLLECTIONS[taxonomy];
@@ -134,7 +138,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
             if (event === undefined || canReadTermsOf(ctx.user, eventOwnership(event))) return true;
             throw new RestError(ctx.user === null ? 401 : 403, 'rest_forbidden_context');
           },
-          handler: async (ctx, params) => {
+          handler: (ctx, params) => lists.answer(ctx, requestKey(ctx, params), async () => {
             const page = params.get<number>('page');
             const perPage = Math.min(params.get<number>('per_page'), MAX_PER_PAGE);
             const { total, views } = await listTerms(
@@ -174,7 +178,7 @@ function termRoutes(db: Kysely<Database>, def: TaxonomyDef): RouteDef[] {
             if (page < totalPages) envelope.next_rest_url = link(page + 1);
             if (page > 1) envelope.previous_rest_url = link(page - 1);
             return { body: envelope, headers: { 'X-TEC-Total': String(total), 'X-TEC-TotalPages': String(totalPages) } };
-          },
+          }),
         },
         {
           methods: ['POST'],

@@ -6,6 +6,7 @@ import { recurrence } from './0004-recurrence.ts';
 import { venueCoordinates } from './0005-venue-coordinates.ts';
 import { icalImports } from './0006-ical-imports.ts';
 import { importRecords } from './0007-import-records.ts';
+import { writerScaling } from './0008-writer-scaling.ts';
 import { sync } from './0009-sync.ts';
 import { webhooks } from './0010-webhooks.ts';
 
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005-venue-coordinates': venueCoordinates(dialect),
         '0006-ical-imports': icalImports(dialect),
         '0007-import-records': importRecords(),
+        '0008-writer-scaling': writerScaling(dialect),
         '0009-sync': sync(dialect),
         '0010-webhooks': webhooks(dialect),
       };

@@ -41,32 +41,24 @@ type TermsScope = ExpressionBuilder<Database, 'terms'>;
 const CATEGORY: Taxonomy = 'tribe_events_cat';
 
 /**
- * An event counts for its terms while published. A scheduled event whose publication instant
- * has passed is published as well (40 §6.1), whether or not anything has flipped its status yet.
+ * An event counts for its terms while published, a series once, by its master (60 §2): the
+ * triggers of migration 0008 keep `published_count` for status publish. A scheduled event whose
+ * publication instant has passed is published as well (40 §6.1), whether or not anything has
+ * flipped its status yet: those few (`due`) are added here, by primary key.
  */
-function publishedEvent(eb: ExpressionBuilder<Database, 'events'>, nowUtc: string) {
-  return eb.or([eb('events.status', '=', 'publish'), eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc)])]);
+function dueLinks(eb: TermsScope, due: readonly number[]) {
+  return eb.selectFrom('event_terms').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', 'in', [...due]);
 }
 
-/**
- * The published events carrying the outer query's term: counted, never cached, so counts cannot
- * drift. A series counts once, by its master; its occurrences do not (60 §2).
- */
-function publishedLinks(eb: TermsScope, nowUtc: string) {
-  return eb
-    .selectFrom('event_terms')
-    .innerJoin('events', 'events.id', 'event_terms.event_id')
-    .whereRef('event_terms.term_id', '=', 'terms.id')
-    .where('events.post_parent', '=', 0)
-    .where((inner) => publishedEvent(inner, nowUtc));
+function publishedCount(eb: TermsScope, due: readonly number[]) {
+  const kept = eb.ref('terms.published_count');
+  if (due.length === 0) return sql<number>`${kept}`;
+  return sql<number>`(${kept} + (${dueLinks(eb, due).select((inner) => inner.fn.countAll().as('n'))}))`;
 }
 
-function publishedCount(eb: TermsScope, nowUtc: string) {
-  return publishedLinks(eb, nowUtc).select((inner) => inner.fn.countAll().as('n'));
-}
-
-function hasPublished(eb: TermsScope, nowUtc: string) {
-  return eb.exists(publishedLinks(eb, nowUtc).select(sql.lit(1).as('one')));
+function hasPublished(eb: TermsScope, due: readonly number[]) {
+  const counted = eb('terms.published_count', '>', 0);
+  return due.length === 0 ? counted : eb.or([counted, eb.exists(dueLinks(eb, due).select(sql.lit(1).as('one')))]);
 }
 
 /** Categories and tags (one table, one id sequence). The only place that knows their SQL. */
@@ -74,7 +66,7 @@ export class TermsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findById(taxonomy: Taxonomy, id: number, nowUtc: string): Promise<CountedTerm | undefined> {
-    const row = await this.withCount(this.db.selectFrom('terms'), nowUtc)
+    const row = await this.withCount(this.db.selectFrom('terms'), await this.due(nowUtc))
       .where('terms.taxonomy', '=', taxonomy)
       .where('terms.id', '=', id)
       .executeTakeFirst();
@@ -188,7 +180,7 @@ export class TermsRepository {
   }
 
   async count(filter: TermListFilter, nowUtc: string): Promise<number> {
-    const row = await this.filtered(this.db.selectFrom('terms'), filter, nowUtc)
+    const row = await this.filtered(this.db.selectFrom('terms'), filter, await this.due(nowUtc))
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
     return toInt(row.n);
@@ -196,9 +188,10 @@ export class TermsRepository {
 
   /** One page of a term list, each term with its published-event count. */
   async list(filter: TermListFilter, order: TermListOrder, page: { limit: number; offset: number }, nowUtc: string): Promise<CountedTerm[]> {
-    let query = this.withCount(this.filtered(this.db.selectFrom('terms'), filter, nowUtc), nowUtc);
+    const due = await this.due(nowUtc);
+    let query = this.withCount(this.filtered(this.db.selectFrom('terms'), filter, due), due);
     const direction = order.descending ? 'desc' : 'asc';
-    const key = this.sortExpression(order.key, filter, nowUtc);
+    const key = this.sortExpression(order.key, filter, due);
     if (order.key === 'none') {
       query = query.orderBy('terms.id', 'asc');
     } else {
@@ -219,7 +212,7 @@ export class TermsRepository {
   /** The terms of many events (any taxonomy) with their counts, in one query. */
   async termsOfEvents(eventIds: readonly number[], nowUtc: string): Promise<CountedTerm[]> {
     if (eventIds.length === 0) return [];
-    const rows = await this.withCount(this.db.selectFrom('terms'), nowUtc)
+    const rows = await this.withCount(this.db.selectFrom('terms'), await this.due(nowUtc))
       .where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('event_terms.term_id').where('event_terms.event_id', 'in', [...new Set(eventIds)]))
       .execute();
     return rows.map(counted);
@@ -252,11 +245,17 @@ export class TermsRepository {
     return result.numDeletedRows > 0n;
   }
 
-  private withCount<O>(query: SelectQueryBuilder<Database, 'terms', O>, nowUtc: string) {
-    return query.selectAll('terms').select((eb) => publishedCount(eb, nowUtc).as('count'));
+  /** The scheduled series masters and single events whose publication instant has passed (few: their status flips). */
+  private async due(nowUtc: string): Promise<number[]> {
+    const rows = await this.db.selectFrom('events').select('id').where('status', '=', 'future').where('date_utc', '<=', nowUtc).where('post_parent', '=', 0).execute();
+    return rows.map((row) => row.id);
   }
 
-  private filtered<O>(query: SelectQueryBuilder<Database, 'terms', O>, filter: TermListFilter, nowUtc: string): SelectQueryBuilder<Database, 'terms', O> {
+  private withCount<O>(query: SelectQueryBuilder<Database, 'terms', O>, due: readonly number[]) {
+    return query.selectAll('terms').select((eb) => publishedCount(eb, due).as('count'));
+  }
+
+  private filtered<O>(query: SelectQueryBuilder<Database, 'terms', O>, filter: TermListFilter, due: readonly number[]): SelectQueryBuilder<Database, 'terms', O> {
     let q = query.where('terms.taxonomy', '=', filter.taxonomy);
     const { search, include, exclude, parent, eventId, slug } = filter;
     if (search && search.length > 0) {
@@ -269,7 +268,7 @@ export class TermsRepository {
     if (eventId !== undefined) {
       q = q.where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('event_terms.term_id').where('event_terms.event_id', '=', eventId));
     } else if (filter.hideEmpty) {
-      q = filter.taxonomy === CATEGORY ? this.whereCategoryShown(q, nowUtc) : q.where((eb) => hasPublished(eb, nowUtc));
+      q = filter.taxonomy === CATEGORY ? this.whereCategoryShown(q, due) : q.where((eb) => hasPublished(eb, due));
     }
     return q;
   }
@@ -278,7 +277,7 @@ export class TermsRepository {
    * An empty category still shows when a descendant has published events (30 §1.4): the shown
    * set is every non-empty category plus all its ancestors, built by one recursive subquery.
    */
-  private whereCategoryShown<O>(query: SelectQueryBuilder<Database, 'terms', O>, nowUtc: string): SelectQueryBuilder<Database, 'terms', O> {
+  private whereCategoryShown<O>(query: SelectQueryBuilder<Database, 'terms', O>, due: readonly number[]): SelectQueryBuilder<Database, 'terms', O> {
     return query.where('terms.id', 'in', () =>
       this.db
         .withRecursive('shown(id)', (db) =>
@@ -286,7 +285,7 @@ export class TermsRepository {
             .selectFrom('terms')
             .select('terms.id')
             .where('terms.taxonomy', '=', CATEGORY)
-            .where((eb) => hasPublished(eb, nowUtc))
+            .where((eb) => hasPublished(eb, due))
             .union((eb) => eb.selectFrom('terms').innerJoin('shown', 'shown.id', 'terms.id').select('terms.parent as id').where('terms.parent', '!=', 0)),
         )
         .selectFrom('shown')
@@ -294,7 +293,7 @@ export class TermsRepository {
     );
   }
 
-  private sortExpression(key: TermSortKey, filter: TermListFilter, nowUtc: string): ((eb: TermsScope) => Expression<unknown>) | undefined {
+  private sortExpression(key: TermSortKey, filter: TermListFilter, due: readonly number[]): ((eb: TermsScope) => Expression<unknown>) | undefined {
     switch (key) {
       case 'name':
       case 'slug':
@@ -302,7 +301,7 @@ export class TermsRepository {
         // Case-insensitive, as the reference's database collation compares (30 §1.4).
         return (eb) => eb.fn('lower', [`terms.${key}`]);
       case 'count':
-        return (eb) => publishedCount(eb, nowUtc);
+        return (eb) => publishedCount(eb, due);
       case 'parent':
         return (eb) => eb.ref('terms.parent');
       case 'include': {

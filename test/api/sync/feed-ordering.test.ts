@@ -7,9 +7,8 @@ import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 /**
  * 80 §3.7, the core problem: several instances write to one database, transactions commit in
  * another order than they took their sequence numbers, and a reader polling the feed with its
- * cursor meanwhile must end with every entry exactly once — no gap, no duplicate. Migration
- * 0002's data_version triggers are dropped here: with them every writer queues on one row lock
- * and transactions never interleave, which would prove nothing.
+ * cursor meanwhile must end with every entry exactly once — no gap, no duplicate. (Writers
+ * interleave: migration 0008 removed the data-version row every writer used to queue on.)
  */
 
 const DATES = { start_date: '2031-05-01 10:00', end_date: '2031-05-01 12:00' };
@@ -41,15 +40,6 @@ async function logOrder(app: TestApp, dialect: string): Promise<string[]> {
   return (await query.execute(app.storage.db)).rows.map((row) => row.key);
 }
 
-async function dropDataVersionTriggers(app: TestApp, dialect: string): Promise<void> {
-  const triggers = dialect === 'postgres'
-    ? (await sql<{ name: string; table: string }>`select tgname as name, relname as "table" from pg_trigger join pg_class on pg_class.oid = tgrelid where tgname like '%_data_version' and relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(app.storage.db)).rows
-    : (await sql<{ name: string; table: string }>`select name, tbl_name as "table" from sqlite_master where type = 'trigger' and name like '%_data_version'`.execute(app.storage.db)).rows;
-  for (const { name, table } of triggers) {
-    await sql.raw(dialect === 'postgres' ? `drop trigger ${name} on ${table}` : `drop trigger ${name}`).execute(app.storage.db);
-  }
-}
-
 for (const dialect of DIALECTS) {
   describe(`change feed ordering, two instances on one database (${dialect})`, { skip: skipReason(dialect) }, () => {
     let a: TestApp;
@@ -58,7 +48,6 @@ for (const dialect of DIALECTS) {
       a = await startTestApp(dialect);
       // SQLite is one process with one connection: the "second instance" is the same one.
       b = dialect === 'postgres' ? await startTestApp(dialect, { sharing: a }) : a;
-      await dropDataVersionTriggers(a, dialect);
     });
     after(async () => {
       if (b !== a) await b?.close();

@@ -12,7 +12,7 @@ import { isStatus, STATUSES } from '../../../domain/status.ts';
 import { normalizeSlugLookup } from '../../../domain/text/slug.ts';
 import type { EventFields, EventsService } from '../../../services/events-service.ts';
 import { validateEventOrganizerInput, validateEventVenueInput } from '../../../services/linked-posts-service.ts';
-import { resolveTermFilter } from '../../../services/terms-service.ts';
+import type { EventLookups } from '../../../services/event-lookups.ts';
 import { MediaRepository } from '../../../storage/repositories/media-repository.ts';
 import { UsersRepository } from '../../../storage/repositories/users-repository.ts';
 import type { Database, Taxonomy } from '../../../storage/schema.ts';
@@ -30,6 +30,7 @@ export const MAX_EVENTS_PER_PAGE = 50;
 export interface EventArgsDeps {
   db: Kysely<Database>;
   events: EventsService;
+  lookups: EventLookups;
 }
 
 
@@ -58,7 +59,7 @@ export function existingSlugArg(deps: EventArgsDeps): ArgSpec {
     required: true,
     in: 'path',
     description: 'The event slug.',
-    validate: rule(async (value, ctx) => typeof value === 'string' && (await deps.events.findIdBySlug(normalizeSlugLookup(value), ctx.now)) !== undefined, REASONS.unknownEvent),
+    validate: rule(async (value, ctx) => typeof value === 'string' && (await deps.lookups.idBySlug(ctx, normalizeSlugLookup(value))) !== undefined, REASONS.unknownEvent),
   };
 }
 
@@ -86,9 +87,9 @@ function termFilterArg(deps: EventArgsDeps, taxonomy: Taxonomy, description: str
     type: 'array',
     description,
     sanitize: termEntries,
-    validate: rule(async (value) => {
+    validate: rule(async (value, ctx) => {
       const entries = termEntries(value);
-      return entries.length > 0 && (await resolveTermFilter(deps.db, taxonomy, entries)) !== null;
+      return entries.length > 0 && (await deps.lookups.termFilter(ctx, taxonomy, entries)) !== null;
     }, REASONS.unknownTerms),
   };
 }
@@ -167,7 +168,7 @@ export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
 const flagArg = (description: string): ArgSpec => ({ type: 'boolean', description });
 
 /** The writable fields; `required` marks the three a create needs. */
-export function writeArgs(deps: EventArgsDeps, create: boolean): ArgSpecs {
+export function writeArgs(deps: Pick<EventArgsDeps, 'db' | 'events'>, create: boolean): ArgSpecs {
   const media = new MediaRepository(deps.db);
   const users = new UsersRepository(deps.db);
   // The reference refuses "" (§6.1); on update an empty text clears the field (§7.2, 00-conventions).

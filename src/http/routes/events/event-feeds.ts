@@ -4,7 +4,6 @@ import { canReadRecord } from '../../../domain/auth/record-permissions.ts';
 import { RestError } from '../../../domain/errors.ts';
 import { isUnlocked } from '../../../domain/posts/password.ts';
 import { slugify } from '../../../domain/text/slug.ts';
-import { formatWall } from '../../../domain/dates/datetime-format.ts';
 import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
 import type { ReadCache } from '../../../services/read-cache.ts';
 import type { Database, EventRow } from '../../../storage/schema.ts';
@@ -25,6 +24,7 @@ import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './even
 import { resolveListRequest, type ListRequest } from './event-list.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoSearchArgs } from '../geo-args.ts';
+import type { EventLookups } from '../../../services/event-lookups.ts';
 import { termNameOf } from '../../../services/terms-service.ts';
 import { findLinkedPostById } from '../../../services/linked-posts-service.ts';
 import { ORGANIZER, VENUE } from '../../../domain/linked-posts/linked-post-type.ts';
@@ -33,10 +33,11 @@ import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
 export interface FeedDeps {
   db: Kysely<Database>;
   events: EventsService;
+  lookups: EventLookups;
   siteZone: string;
   /** CALENDAR_SITE_NAME; null = the host of the public origin. */
   siteName: string | null;
-  /** Rendered files, valid while the data version stands (like the JSON list pages). */
+  /** Rendered files, valid while the cache epoch stands (like the JSON list pages). */
   files: ReadCache<CachedFile>;
   /** Site defaults of the location search (70-geo §5), as the list has them. */
   geoDefaults: GeoDefaults;
@@ -156,7 +157,7 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
   const limit = Math.min(params.get<number>('limit'), LIMIT_MAX);
   const expand = params.get<boolean>('expand') === true;
   const site = siteNameOf(deps, ctx);
-  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
+  const cache = await deps.files.open(ctx);
   const file = await cache.get(JSON.stringify(['feed', ...request.cacheKey, limit, site, expand]), async () => {
     const { rows, total } = await deps.events.list(request.filter, 1, limit, ctx.now);
     const { statuses, withHidden } = request.filter;
@@ -178,8 +179,8 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
 
 /** The checks of B.3 (as the JSON single read, but a protected event is served blanked). */
 async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Params): Promise<RestResponse> {
-  const cache = await deps.files.open(deps.db, formatWall(ctx.now));
-  const event = await deps.events.read(id, ctx.now);
+  const cache = await deps.files.open(ctx);
+  const event = await deps.lookups.event(ctx, id);
   if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
   const record = eventOwnership(event);
   if (!canReadRecord(ctx.user, record)) throw new RestError(403, 'event-not-accessible');
@@ -202,7 +203,7 @@ async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Para
 
 /** The iCalendar routes of 50 B.1: the feed beside `/events`, one event by id and by slug. */
 export function feedRoutes(deps: FeedDeps): RouteDef[] {
-  const argDeps = { db: deps.db, events: deps.events };
+  const argDeps = { db: deps.db, events: deps.events, lookups: deps.lookups };
   const password: ArgSpecs = { password: { type: 'string', description: 'The password of a protected event.' } };
   const feedEndpoint: Endpoint = {
     methods: ['GET'],
@@ -227,7 +228,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
     { pattern: '/events/(?P<id>\\d+)\\.ics', endpoints: [singleEndpoint({ id: idArg }, (_ctx, params) => params.get('id'))] },
     {
       pattern: '/events/by-slug/(?P<slug>[^/]+)\\.ics',
-      endpoints: [singleEndpoint({ slug: existingSlugArg(argDeps) }, async (ctx, params) => (await deps.events.findIdBySlug(slugLookup(params), ctx.now))!)],
+      endpoints: [singleEndpoint({ slug: existingSlugArg(argDeps) }, async (ctx, params) => (await deps.lookups.idBySlug(ctx, slugLookup(params)))!)],
     },
   ];
 }

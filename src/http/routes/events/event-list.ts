@@ -7,7 +7,7 @@ import { isUnlocked } from '../../../domain/posts/password.ts';
 import { defaultListStatuses, parseStatusFilter, type Status } from '../../../domain/status.ts';
 import { eventSearchTerms } from '../../../domain/text/search.ts';
 import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
-import { resolveTermFilter } from '../../../services/terms-service.ts';
+import type { EventLookups } from '../../../services/event-lookups.ts';
 import type { EventListFilter } from '../../../storage/repositories/events-repository.ts';
 import type { Database, Taxonomy } from '../../../storage/schema.ts';
 import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
@@ -18,15 +18,15 @@ import { JsonText } from '../../rest/send.ts';
 import type { ReadCache } from '../../../services/read-cache.ts';
 import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
 import { REASONS } from '../../../domain/reasons.ts';
-import { formatWall } from '../../../domain/dates/datetime-format.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';
 
 export interface EventListDeps {
   db: Kysely<Database>;
   events: EventsService;
+  lookups: EventLookups;
   siteZone: string;
-  /** Rendered list pages, valid while the data version stands. */
+  /** Rendered list pages, valid while the cache epoch stands. */
   pages: ReadCache<CachedPage | null>;
   /** Site defaults of the location search (70-geo §5). */
   geoDefaults: GeoDefaults;
@@ -62,9 +62,9 @@ function optional<T>(params: Params, name: string): T | undefined {
   return params.has(name) ? params.get<T>(name) : undefined;
 }
 
-async function termIds(db: Kysely<Database>, taxonomy: Taxonomy, entries: string[] | undefined): Promise<number[] | undefined> {
+async function termIds(deps: Pick<EventListDeps, 'lookups'>, ctx: RestContext, taxonomy: Taxonomy, entries: string[] | undefined): Promise<number[] | undefined> {
   if (entries === undefined) return undefined;
-  return (await resolveTermFilter(db, taxonomy, entries)) ?? [];
+  return (await deps.lookups.termFilter(ctx, taxonomy, entries)) ?? [];
 }
 
 /** A validated list request as the storage query, the links and the cache keys need it. */
@@ -79,7 +79,7 @@ export interface ListRequest {
 }
 
 /** The filter of §4.1–§4.4 for this caller: shared by the JSON list and the iCalendar feed. */
-export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZone' | 'geoDefaults'>, ctx: RestContext, params: Params): Promise<ListRequest> {
+export async function resolveListRequest(deps: Pick<EventListDeps, 'lookups' | 'siteZone' | 'geoDefaults'>, ctx: RestContext, params: Params): Promise<ListRequest> {
   const principal = ctx.user;
   const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
   const window = dateWindow(params, deps.siteZone, ctx.now);
@@ -114,8 +114,8 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'db' | 'siteZ
     windowOnUtc: deps.siteZone === 'UTC',
     bounds: window.bounds,
     search: search === undefined ? undefined : eventSearchTerms(search),
-    categoryIds: await termIds(deps.db, 'tribe_events_cat', categories),
-    tagIds: await termIds(deps.db, 'post_tag', tags),
+    categoryIds: await termIds(deps, ctx, 'tribe_events_cat', categories),
+    tagIds: await termIds(deps, ctx, 'post_tag', tags),
     venueIds: query.venue,
     organizerIds: query.organizer,
     featured: query.featured,
@@ -142,7 +142,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const page = params.get<number>('page');
   const perPage = query.perPage;
   const key = JSON.stringify([...cacheKey, page]);
-  const cache = await deps.pages.open(deps.db, formatWall(ctx.now));
+  const cache = await deps.pages.open(ctx);
   const rendered = await cache.get(key, async () => {
     const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
     if (page > 1 && rows.length === 0) return null;

@@ -1,12 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
-/** The counter the content tables' triggers increment on every committed write. */
-export async function readDataVersion(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('data_version').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
-  return Number(row.version);
-}
-
 /**
  * The next instant after `nowUtc` at which a scheduled record becomes published (read-time
  * rule, 40 §6.1), or null when none is scheduled: what a read computed now stays true until.

@@ -1,0 +1,112 @@
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** What the benches share: the bundle, started services, load, the bare yardstick, clean-up. */
+
+export const NS = '/calendar/events/v1';
+export const ADMIN_SECRET = 'bench-administrator-secret-0123456789';
+export const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_SECRET}`).toString('base64')}`;
+export const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+/** Every process a bench started, so that a failure does not leave servers behind. */
+const children = new Set<ChildProcess>();
+export const workDir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
+
+/** The bundle `npm start` builds before it runs it: the first half of that script. */
+export function buildBundle(): void {
+  const startScript: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  spawnSync('sh', ['-c', startScript.split(' && ')[0]], { stdio: 'inherit', env: { ...process.env, PATH: `node_modules/.bin:${process.env.PATH}` } });
+}
+
+export function spawnUntil(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ child: ChildProcess; match: string }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = pattern.exec(output);
+      if (found) resolve({ child, match: found[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+export interface Started {
+  child: ChildProcess;
+  base: string;
+  startupMs: number;
+}
+
+/** What `npm start` runs after bundling, on `databaseUrl`. */
+export async function startService(databaseUrl: string): Promise<Started> {
+  const began = performance.now();
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', CALENDAR_ADMIN_PASSWORD: ADMIN_SECRET, CALENDAR_TIMEZONE: 'UTC' };
+  const { child, match } = await spawnUntil(['--enable-source-maps', 'dist/server.js'], env, /listening on (http:\/\/[^/\s]+)/);
+  return { child, base: match, startupMs: performance.now() - began };
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+/** An authenticated write; `expected` is the status it must answer. */
+export async function send(base: string, method: string, path: string, body: unknown, expected = 201): Promise<any> {
+  const response = await fetch(`${base}${NS}${path}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+export interface Measure {
+  requestsPerSecond: number;
+  p99Ms: number;
+}
+
+export async function measure(url: string, duration = DURATION): Promise<Measure> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 });
+  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx`);
+  return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 };
+}
+
+/** A bare node:http server (its own process) returning `bytes`, measured as the yardstick. */
+export async function measureBare(bytes: Buffer, contentType: string): Promise<Measure> {
+  const file = join(workDir, 'body');
+  writeFileSync(file, bytes);
+  const bare = await spawnUntil(['--import', 'tsx', 'bench/bare-server.ts', file, contentType], process.env, /listening on (\d+)/);
+  try {
+    return await measure(`http://127.0.0.1:${bare.match}/`);
+  } finally {
+    await stop(bare.child);
+  }
+}
+
+export function ratio(part: number, whole: number): number {
+  return Math.round((part / whole) * 1000) / 10;
+}
+
+/** Runs a bench's main and always cleans up after it. */
+export function runBench(main: () => Promise<void>): void {
+  main()
+    .catch((error) => {
+      console.error(error);
+      process.exitCode = 1;
+    })
+    .finally(() => {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(workDir, { recursive: true, force: true });
+    });
+}

@@ -1,0 +1,158 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+
+/** The channel every writing transaction notifies on PostgreSQL (migration 0008). */
+export const CHANGES_CHANNEL = 'calendar_changes';
+
+/** How the listening connection names itself to the server (pg_stat_activity). */
+export const LISTENER_NAME = 'calendar-cache-listener';
+
+/**
+ * The source of read-cache validity: a number that changes whenever any write has committed to
+ * the database — by this process or by another one. A cached value may be served while the epoch
+ * it was computed under is still the current one. `current()` answers without a query through
+ * the query builder; null means changes cannot be observed right now, so nothing may be served
+ * from a cache.
+ */
+export interface CacheEpochs {
+  current(): Promise<number | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite: `PRAGMA data_version` changes when another connection (the CLI, a second process)
+ * commits, but not for this connection's own writes, which `total_changes()` counts. Both are
+ * read through prepared statements on the raw handle: microseconds, no query-builder round trip.
+ * Reading them while one of our transactions is open is harmless: the value computed afterwards
+ * waits for the connection and is then at least as new as the epoch.
+ */
+export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
+  const dataVersion = connection.prepare('PRAGMA data_version').pluck();
+  const totalChanges = connection.prepare('select total_changes()').pluck();
+  let epoch = 0;
+  let seen = '';
+  return {
+    async current() {
+      if (!connection.open) return null;
+      const now = `${dataVersion.get()}:${totalChanges.get()}`;
+      if (now !== seen) {
+        seen = now;
+        epoch++;
+      }
+      return epoch;
+    },
+    async close() {},
+  };
+}
+
+export interface PostgresEpochOptions {
+  connectionString: string;
+  /** The schema whose tables this instance serves; notifications about other schemas are ignored. */
+  schema: string | undefined;
+  /** Wait before reconnecting a lost listener. */
+  retryMs?: number;
+}
+
+/**
+ * PostgreSQL: every writing transaction notifies CHANGES_CHANNEL (delivered at commit, migration
+ * 0008), and one dedicated connection LISTENs and moves the epoch. For read-after-write across
+ * instances, a read first waits for a round trip on that connection that started after the read
+ * arrived: the server delivers every notification committed before that `select 1` ahead of its
+ * result. Concurrent reads share one round trip. While the listener is down every read is a miss.
+ */
+export async function postgresEpochs(options: PostgresEpochOptions): Promise<CacheEpochs> {
+  const retryMs = options.retryMs ?? 1000;
+  let client: pg.Client | null = null;
+  let schema = '';
+  let epoch = 0;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  /** The round trip being answered, and the one queued behind it (sent once it finishes). */
+  let inFlight: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+
+  const lost = (lostClient: pg.Client) => {
+    if (client !== lostClient) return;
+    client = null;
+    inFlight = null;
+    queued = null;
+    epoch++;
+    lostClient.end().catch(() => {});
+    if (!closed) retry = setTimeout(connect, retryMs).unref();
+  };
+
+  async function connect(): Promise<void> {
+    const candidate = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: LISTENER_NAME,
+      ...(options.schema ? { options: `-c search_path="${options.schema}"` } : {}),
+    });
+    candidate.on('error', () => lost(candidate));
+    candidate.on('end', () => lost(candidate));
+    candidate.on('notification', (message) => {
+      if (message.channel === CHANGES_CHANNEL && (message.payload ?? '') === schema) epoch++;
+    });
+    try {
+      await candidate.connect();
+      const row = await candidate.query<{ schema: string }>('select current_schema() as schema');
+      schema = row.rows[0].schema;
+      await candidate.query(`listen ${CHANGES_CHANNEL}`);
+    } catch {
+      candidate.removeAllListeners('end');
+      candidate.end().catch(() => {});
+      if (!closed) retry = setTimeout(connect, retryMs).unref();
+      return;
+    }
+    if (closed) {
+      await candidate.end().catch(() => {});
+      return;
+    }
+    // Whatever was written while no listener was connected went unnoticed.
+    epoch++;
+    client = candidate;
+  }
+
+  const roundTrip = (listener: pg.Client): Promise<void> => {
+    const trip: Promise<void> = listener.query('select 1').then(
+      () => {},
+      () => lost(listener),
+    );
+    inFlight = trip;
+    void trip.then(() => {
+      if (inFlight === trip) inFlight = null;
+    });
+    return trip;
+  };
+
+  /** Resolves once a round trip that started after this call has been answered. */
+  const barrier = (listener: pg.Client): Promise<void> => {
+    if (inFlight === null) return roundTrip(listener);
+    // The trip in flight may have been sent before this read arrived: wait for the next one.
+    queued ??= inFlight.then(() => {
+      queued = null;
+      return client === listener ? roundTrip(listener) : undefined;
+    });
+    return queued;
+  };
+
+  await connect();
+  return {
+    async current() {
+      const listener = client;
+      if (listener === null) return null;
+      await barrier(listener);
+      // Only the epoch after the barrier covers every write committed before the read arrived.
+      return client === listener ? epoch : null;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const listener = client;
+      client = null;
+      if (listener) {
+        listener.removeAllListeners('end');
+        await listener.end().catch(() => {});
+      }
+    },
+  };
+}
