@@ -173,9 +173,14 @@ describe('the started bundle (npm start)', () => {
             headers: { authorization: admin, 'content-type': 'application/json' },
             body: JSON.stringify({ venue: 'Webhook Hall', status: 'publish' }),
           }));
-          const [request] = await receiver.until((received) => received.length > 0);
-          const message = new Webhook(hook.secret).verify(request!.body, request!.headers as Record<string, string>) as any;
-          assert.deepEqual([message.data.changes[0].type, message.data.changes[0].id, message.data.changes[0].op], ['venue', venue.id, 'create']);
+          // A subscription starts at the feed's horizon, so on a busy PostgreSQL server it may also
+          // be sent changes committed just before it: what matters is that this write arrives, signed.
+          const verifier = new Webhook(hook.secret);
+          const changesOf = (request: { body: string; headers: Record<string, unknown> }) =>
+            (verifier.verify(request.body, request.headers as Record<string, string>) as any).data.changes as { type: string; id: number; op: string }[];
+          const isTheWrite = (change: { type: string; id: number; op: string }) => change.type === 'venue' && change.id === venue.id && change.op === 'create';
+          const received = await receiver.until((requests) => requests.some((request) => changesOf(request).some(isTheWrite)));
+          assert.ok(received.every((request) => changesOf(request).length > 0), 'every request carries a verified signature');
         } finally {
           await receiver.close();
         }
