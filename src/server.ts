@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/dates/clock.ts';
 import { UsersService } from './services/users-service.ts';
 import { startSeriesExtension } from './services/recurrence-job.ts';
+import { startFeedJobs } from './services/feed-jobs.ts';
 import { SeriesService } from './services/series-service.ts';
 import { openStorage } from './storage/database.ts';
 
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     );
   }
   const app = await buildApp({ config, storage });
+  const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => app.log.error({ err: error }, 'change feed maintenance failed'));
   const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
 
   // Handlers first: a signal that arrives while starting still closes the database cleanly.
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     stopExtension();
+    stopFeedJobs();
     try {
       await app.close();
     } finally {
