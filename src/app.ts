@@ -15,6 +15,9 @@ import { registerHealth } from './http/routes/health.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
+import { webhookRoutes } from './http/routes/admin-webhooks.ts';
+import { WebhooksService } from './services/webhooks/webhooks-service.ts';
+import { changeHead } from './services/webhooks/change-fan-out.ts';
 import { UsersService } from './services/users-service.ts';
 import type { Storage } from './storage/database.ts';
 
@@ -61,7 +64,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
-  registerNamespace(app, adminNamespace(users), registerOptions);
+  const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
+  registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);

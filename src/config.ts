@@ -50,7 +50,31 @@ export interface Config {
   geofenceRadius: number;
   /** Default unit of location search radii and distances. */
   distanceUnit: DistanceUnit;
+  /** Webhook subscriptions and their delivery (80 §4, §5). */
+  webhooks: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  /** Allow `http` URLs and private, loopback and link-local targets (tests, intranets). */
+  allowInsecure: boolean;
+  /** Most subscriptions. */
+  max: number;
+  /** Days attempt rows are kept. */
+  logDays: number;
+  /** AES-256-GCM key that encrypts stored signing secrets; null = stored as generated. */
+  secretKey: Buffer | null;
+  /** How long a claimed message belongs to the instance sending it. */
+  leaseSeconds: number;
+  /** Whole-request limit of one send. */
+  timeoutMs: number;
+  /** Waits (seconds) after failed attempts 1, 2, …; a message fails for good after one attempt more than listed. */
+  retrySchedule: number[];
+  /** How often each instance looks for changes to fan out and messages that are due. */
+  pollMs: number;
+}
+
+/** 80 §4.4: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h — 9 attempts over about 45 h. */
+export const WEBHOOK_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 43_200, 86_400];
 
 export type CalendarView = 'month' | 'list' | 'day';
 
@@ -177,6 +201,26 @@ function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
   return value;
 }
 
+function flag(raw: string | undefined): boolean {
+  return raw === 'true' || raw === '1';
+}
+
+function secretKey(raw: string | undefined): Buffer | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const key = Buffer.from(raw.trim(), 'base64');
+  if (key.length !== 32) throw new ConfigError('CALENDAR_SECRET_KEY must be 32 bytes written in base64 (openssl rand -base64 32)');
+  return key;
+}
+
+function retrySchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return WEBHOOK_RETRY_SCHEDULE;
+  const waits = raw.split(',').map((part) => Number(part.trim()));
+  if (waits.length > 20 || waits.some((wait) => !Number.isFinite(wait) || wait < 0 || wait > 86_400)) {
+    throw new ConfigError(`CALENDAR_WEBHOOKS_RETRY_SCHEDULE must list at most 20 waits in seconds (0 to 86400), separated by commas, got "${raw}"`);
+  }
+  return waits;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -196,8 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
-    trustProxy: env.CALENDAR_TRUST_PROXY === 'true' || env.CALENDAR_TRUST_PROXY === '1',
-    requireIfMatch: env.CALENDAR_REQUIRE_IF_MATCH === 'true' || env.CALENDAR_REQUIRE_IF_MATCH === '1',
+    trustProxy: flag(env.CALENDAR_TRUST_PROXY),
+    requireIfMatch: flag(env.CALENDAR_REQUIRE_IF_MATCH),
     changesRetentionDays: integer(env, 'CALENDAR_CHANGES_RETENTION_DAYS', 30, 1, 36_500),
     siteName: env.CALENDAR_SITE_NAME?.trim() || null,
     importMaxBytes: integer(env, 'CALENDAR_IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -215,5 +259,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
+    webhooks: {
+      allowInsecure: flag(env.CALENDAR_WEBHOOKS_ALLOW_INSECURE),
+      max: integer(env, 'CALENDAR_WEBHOOKS_MAX', 50, 0, 10_000),
+      logDays: integer(env, 'CALENDAR_WEBHOOKS_LOG_DAYS', 30, 1, 3650),
+      secretKey: secretKey(env.CALENDAR_SECRET_KEY),
+      leaseSeconds: integer(env, 'CALENDAR_WEBHOOKS_LEASE_SECONDS', 60, 1, 3600),
+      timeoutMs: integer(env, 'CALENDAR_WEBHOOKS_TIMEOUT_MS', 10_000, 100, 300_000),
+      retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
+      pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
+    },
   };
 }

@@ -120,7 +120,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
       ? (done: number, total: number) => process.stderr.write(`\rimporting ${done}/${total}${done === total ? '\n' : ''}`)
       : undefined;
     const report = await importIcal(
-      { db: storage.db, siteZone: config.timezone, limits },
+      { db: storage.db, siteZone: config.timezone, limits, recurrence: config.recurrence },
       ctx, user, bytes, importOptions, progress,
     );
     if (json) console.log(JSON.stringify(report, null, 2));
@@ -133,7 +133,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof IcalTooLargeError) {
-      console.error(`calendar: ${translate('en', 'ical-too-large', { limit: error.limit })}`);
+      console.error(`calendar: ${error.line === undefined ? '' : `line ${error.line}: `}${translate('en', 'ical-too-large', { limit: error.limit })}`);
       return 1;
     }
     if (error instanceof RestError) {

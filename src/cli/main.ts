@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { isRole, ROLES } from '../domain/auth/capabilities.ts';
 import { systemClock } from '../domain/dates/clock.ts';
-import { RestError } from '../domain/errors.ts';
+import { InvalidParamsError, RestError } from '../domain/errors.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
 import { resetFeed } from '../services/feed-jobs.ts';
 import { openStorage } from '../storage/database.ts';
 import { importIcsCommand } from './import-ics.ts';
 import { importSiteCommand } from './import-site.ts';
+import { WEBHOOKS_USAGE, webhooksCommand, WebhooksUsageError } from './webhooks.ts';
 
 const USAGE = `usage: calendar users <command>
   users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
@@ -19,6 +20,7 @@ const USAGE = `usage: calendar users <command>
   changes reset                                after restoring a backup: every change-feed cursor answers 410 reset
        calendar import site URL [options]
   import site URL                              copy a whole calendar from a live site (calendar import site --help)
+       calendar webhooks <command>             subscriptions that receive signed change messages (calendar webhooks --help)
 roles: ${ROLES.join(', ')}
 The database is the one DATABASE_URL names (default sqlite:./data/calendar.db).`;
 
@@ -35,6 +37,7 @@ async function findUser(users: UsersService, ref: string | undefined) {
 async function run(argv: string[]): Promise<void> {
   if (argv[0] === 'import' && argv[1] === 'ics') return void (process.exitCode = await importIcsCommand(argv.slice(2)));
   if (argv[0] === 'import' && argv[1] === 'site') process.exit(await importSiteCommand(argv.slice(2)));
+  if (argv[0] === 'webhooks') return webhooksCommand(argv.slice(1));
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -85,6 +88,16 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof WebhooksUsageError) {
+    if (error.message) console.error(`calendar: ${error.message}`);
+    console.error(WEBHOOKS_USAGE);
+    process.exit(2);
+  }
+  if (error instanceof InvalidParamsError) {
+    const reasons = Object.entries(error.failures).map(([name, failure]) => `${name} ${translate('en', failure.reason.messageKey, failure.reason.vars)}`);
+    console.error(`calendar: ${reasons.join('; ')}`);
+    process.exit(1);
+  }
   if (error instanceof UsageError) {
     if (error.message) console.error(`calendar: ${error.message}`);
     console.error(USAGE);

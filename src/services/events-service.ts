@@ -3,7 +3,7 @@ import { can } from '../domain/auth/capabilities.ts';
 import type { OwnedRecord } from '../domain/auth/record-permissions.ts';
 import { parseInstant, parseWallClock } from '../domain/dates/date-input.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
-import { utcToWall } from '../domain/dates/time-zone.ts';
+import { utcToWall, wallToUtc } from '../domain/dates/time-zone.ts';
 import { invalidParam, RestError } from '../domain/errors.ts';
 import { REASONS } from '../domain/reasons.ts';
 import { cleanWebsite } from '../domain/events/event-web.ts';
@@ -161,6 +161,23 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findById(id);
   }
 
+  /** Series masters and their non-trashed occurrences (what an iCalendar file of a series needs). */
+  async seriesOf(masterIds: readonly number[], now: Date): Promise<{ masters: EventRow[]; occurrences: EventRow[] }> {
+    const events = new EventsRepository(this.db, formatWall(now));
+    const [masters, occurrences] = await Promise.all([events.findByIds(masterIds), events.occurrencesOf(masterIds)]);
+    return { masters, occurrences };
+  }
+
+  /**
+   * The occurrence of a series whose original start is this UTC instant (an all-day series: whose
+   * original date is its date), trashed ones included; undefined when the rule gives none there.
+   */
+  async occurrenceAt(master: EventRow, originalUtc: string, now: Date): Promise<EventRow | undefined> {
+    const matches = (start: string) => (master.all_day === 1 ? start.slice(0, 10) === originalUtc.slice(0, 10) : wallToUtc(start, master.timezone) === originalUtc);
+    const found = (await new SeriesRepository(this.db).occurrences(master.id)).find((row) => row.recurrence_id !== null && matches(row.recurrence_id));
+    return found === undefined ? undefined : this.find(found.id, now);
+  }
+
   findIdBySlug(slug: string, now: Date): Promise<number | undefined> {
     return new EventsRepository(this.db, formatWall(now)).findIdBySlug(slug);
   }
@@ -169,8 +186,13 @@ export class EventsService {
     return new EventsRepository(this.db, formatWall(now)).findIdOnLocalDate(id, date);
   }
 
-  list(filter: EventListFilter, page: number, perPage: number, now: Date): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
-    return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage);
+  /** `rowsUpTo`: when more events match, only the total is read. */
+  list(filter: EventListFilter, page: number, perPage: number, now: Date, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
+    return new EventsRepository(this.db, formatWall(now)).list(filter, page, perPage, options);
+  }
+
+  spans(filter: EventListFilter, now: Date): Promise<Array<{ start_local: string; end_local: string }>> {
+    return new EventsRepository(this.db, formatWall(now)).spans(filter);
   }
 
   allOfKind(ids: readonly number[], kind: 'venue' | 'organizer' | 'event', now: Date): Promise<boolean> {

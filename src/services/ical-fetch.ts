@@ -1,10 +1,17 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { RestError } from '../domain/errors.ts';
 import { IcalTooLargeError } from '../domain/ical/ical-input.ts';
 
 const TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
+
+/** How host names become addresses: `dns.lookup` with `all: true` (a parameter so tests can name their own). */
+export type Resolve = (hostname: string, callback: (error: Error | null, addresses: LookupAddress[]) => void) => void;
+
+export const systemResolve: Resolve = (hostname, callback) => dnsLookup(hostname, { all: true }, callback);
 
 /** Loopback, private, link-local, unique-local, unspecified and mapped forms of those (C.1). */
 export function isPrivateAddress(address: string): boolean {
@@ -21,23 +28,52 @@ function failed(reason: string): RestError {
   return new RestError(502, 'ical-fetch-failed', { vars: { reason } });
 }
 
-/** Refuses an address the allow-list does not name, or that resolves where it must not (C.1). */
-async function checkTarget(url: URL, allowlist: readonly string[]): Promise<void> {
-  if (!allowlist.includes(url.origin) || url.protocol !== 'https:') throw new RestError(400, 'ical-url-not-allowed');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // A literal address the operator listed is allowed as written; names must resolve publicly.
-  if (isIP(host)) return;
-  const addresses = await lookup(host, { all: true }).catch(() => {
-    throw failed('unknown host');
-  });
-  if (addresses.some((entry) => isPrivateAddress(entry.address))) throw new RestError(400, 'ical-url-not-allowed');
+/** Refused at connect time: the name resolved to an address the service must not reach. */
+export class PrivateAddressError extends Error {}
+
+/**
+ * The connection's own name resolution (C.1, DNS rebinding): the addresses checked are the
+ * addresses connected to, so a name that answers a public address to a first query and a private
+ * one to the next cannot slip through between a check and the connect.
+ */
+export function guardedLookup(resolve: Resolve): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const family = options.family === 4 || options.family === 6 ? options.family : 0;
+      const usable = addresses.filter((entry) => family === 0 || entry.family === family);
+      if (usable.length === 0) return callback(new Error(`no address for ${hostname}`), '', 0);
+      if (usable.some((entry) => isPrivateAddress(entry.address))) return callback(new PrivateAddressError(hostname), '', 0);
+      if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, usable);
+      return callback(null, usable[0].address, usable[0].family);
+    });
+  };
 }
 
 /**
- * GET of an allowed `https` URL (C.1): 10 s for the whole transfer, redirects followed only to
- * listed origins, the body cut off at the byte cap.
+ * An origin the allow-list names; `https` unless the operator listed the `http://` origin itself.
+ * A literal address the operator listed is reached as written (private ones included); a name is
+ * resolved at connect time and must not lead to a private address.
  */
-export async function fetchIcal(address: string, allowlist: readonly string[], maxBytes: number): Promise<Uint8Array> {
+function checkTarget(url: URL, allowlist: readonly string[]): void {
+  if (!allowlist.includes(url.origin) || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new RestError(400, 'ical-url-not-allowed');
+}
+
+function get(url: URL, resolve: Resolve, signal: AbortSignal): Promise<IncomingMessage> {
+  const literal = isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0;
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolvePromise, reject) => {
+    const request = send(url, { method: 'GET', signal, ...(literal ? {} : { lookup: guardedLookup(resolve) }), headers: { accept: 'text/calendar, */*;q=0.5' } }, resolvePromise);
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * GET of an allowed URL (C.1): 10 s for the whole transfer, redirects followed only to listed
+ * origins, the body cut off at the byte cap.
+ */
+export async function fetchIcal(address: string, allowlist: readonly string[], maxBytes: number, resolve: Resolve = systemResolve): Promise<Uint8Array> {
   let url: URL;
   try {
     url = new URL(address);
@@ -46,22 +82,31 @@ export async function fetchIcal(address: string, allowlist: readonly string[], m
   }
   const signal = AbortSignal.timeout(TIMEOUT_MS);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    await checkTarget(url, allowlist);
-    const response = await fetch(url, { redirect: 'manual', signal }).catch(() => {
+    checkTarget(url, allowlist);
+    const response = await get(url, resolve, signal).catch((error: unknown) => {
+      if (error instanceof PrivateAddressError) throw new RestError(400, 'ical-url-not-allowed');
       throw failed('unreachable');
     });
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (status >= 300 && status < 400 && location) {
+      response.resume();
       url = new URL(location, url);
       continue;
     }
-    if (response.status !== 200 || !response.body) throw failed(`HTTP ${response.status}`);
-    const chunks: Uint8Array[] = [];
+    if (status !== 200) {
+      response.resume();
+      throw failed(`HTTP ${status}`);
+    }
+    const chunks: Buffer[] = [];
     let size = 0;
     try {
-      for await (const chunk of response.body) {
+      for await (const chunk of response as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > maxBytes) throw new IcalTooLargeError('bytes');
+        if (size > maxBytes) {
+          response.destroy();
+          throw new IcalTooLargeError('bytes');
+        }
         chunks.push(chunk);
       }
     } catch (error) {

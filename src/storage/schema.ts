@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /**
  * The tables as Kysely sees them. Dates are stored as `YYYY-MM-DD HH:MM:SS` text (wall clock or
@@ -28,6 +28,9 @@ export interface Database {
   changes: ChangeTable;
   /** One row: the feed's epoch, pruned position and publication-job mark (80 §3.5, §3.8). */
   feed_meta: { id: number; epoch: string; oldest_txid: string; oldest_seq: number | string; published_through: string };
+  webhooks: WebhookTable;
+  webhook_messages: WebhookMessageTable;
+  webhook_attempts: WebhookAttemptTable;
   /** SQLite only, one row: the number of the running write transaction, which groups its entries. */
   feed_tx: { id: number; next: number; tx: number | null };
 }
@@ -72,6 +75,62 @@ type ChangeTable = Omit<ChangeRow, 'seq' | 'txid' | 'tx' | 'post_parent' | 'is_m
   post_parent: Defaulted;
   is_master: Defaulted;
 };
+
+
+/** A webhook subscription (80 §4.1); `types` is a JSON array of `kind.op` patterns. */
+export interface WebhookTable {
+  id: Generated<number>;
+  url: string;
+  description: string;
+  types: string;
+  visibility: string;
+  active: number;
+  disabled_reason: string | null;
+  /** Signing secret (`whsec_…`), encrypted when CALENDAR_SECRET_KEY is set. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  change_position: string | null;
+  created_at: string;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  consecutive_failures: Generated<number>;
+}
+export type WebhookRow = Selectable<WebhookTable>;
+
+export type WebhookMessageStatus = 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One message of the outbox (80 §4.4). */
+export interface WebhookMessageTable {
+  id: Generated<number>;
+  subscription_id: number;
+  webhook_id: string;
+  type: string;
+  record_key: string | null;
+  payload: string | null;
+  status: WebhookMessageStatus;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+export type WebhookMessageRow = Selectable<WebhookMessageTable>;
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  message_id: number;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  excerpt: string | null;
+  instance: string;
+}
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
 /** Which event an imported iCalendar component became (50 C.6); instance_key '' = a plain event. */
 export interface IcalImportRow {

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
+import { ENHANCE_SCRIPT_PATH } from './enhance-script.ts';
 import { STYLESHEET_PATH } from './stylesheet.ts';
 import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
@@ -106,10 +107,27 @@ function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
   return viewHref(env, { ...base, view: 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
 }
 
+/** This page in each edition (55 §11); the current one marked. */
+function LanguageLinks({ env }: { env: PageEnv }) {
+  return (
+    <ul>
+      {LANGUAGES.map((lang) => (
+        <li>
+          <a href={inEdition(env, lang)} lang={lang} hreflang={lang} aria-current={lang === env.lang ? 'true' : undefined}>
+            {LANGUAGE_NAMES[lang]}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; exportFeed?: string }) {
   const { t } = env;
   const subscribe = feed !== undefined && env.publicSite !== null;
-  if (!subscribe && exportFeed === undefined) return <footer class="site-footer" />;
+  // The language links again (55 §3.1), as a plain list: one languages landmark per page.
+  const languages = <div class="menu footer-languages"><LanguageLinks env={env} /></div>;
+  if (!subscribe && exportFeed === undefined) return <footer class="site-footer">{languages}</footer>;
   return (
     <footer class="site-footer">
       <details class="menu">
@@ -129,14 +147,42 @@ function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; export
           {exportFeed !== undefined ? <li><a href={exportFeed} rel="nofollow">{t('page_export')}</a></li> : null}
         </ul>
       </details>
+      {languages}
     </footer>
   );
+}
+
+function Main(props: FrameProps) {
+  return (
+    <main id="main" tabindex={-1}>
+      <div role="status" class="notices">
+        {(props.notices ?? []).map((notice) => <p>{notice}</p>)}
+      </div>
+      {props.alert ? <p role="alert" class="alert">{props.alert}</p> : null}
+      {props.children}
+    </main>
+  );
+}
+
+function Bar({ env, bar }: FrameProps) {
+  return <SearchBar env={env} state={bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={bar?.current} />;
 }
 
 /** The common frame of 55 §3.1 around a page's `<main>` content. */
 export function Frame(props: FrameProps) {
   const { env } = props;
   const { t } = env;
+  if (env.partial) {
+    return (
+      <html lang={env.lang}>
+        <head><title>{`${props.title} – ${env.siteName}`}</title></head>
+        <body>
+          <Bar {...props} />
+          <Main {...props} />
+        </body>
+      </html>
+    );
+  }
   const canonical = env.site + EDITION_PREFIXES[env.lang] + (props.canonical ?? env.path.split('?')[0]);
   const eventsHome = editionPath(env, '/events/');
   return (
@@ -153,6 +199,7 @@ export function Frame(props: FrameProps) {
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
         <link rel="stylesheet" href={`${env.basePath}${STYLESHEET_PATH}`} />
+        <script src={`${env.basePath}${ENHANCE_SCRIPT_PATH}`} defer />
         {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
         <link rel="icon" href="data:," />
         {props.jsonLd && props.jsonLd.length > 0 ? (
@@ -164,25 +211,11 @@ export function Frame(props: FrameProps) {
         <header class="site-header">
           <p class="site-name"><a href={eventsHome}>{env.siteName}</a></p>
           <nav aria-label={t('page_languages')} class="languages">
-            <ul>
-              {LANGUAGES.map((lang) => (
-                <li>
-                  <a href={inEdition(env, lang)} lang={lang} hreflang={lang} aria-current={lang === env.lang ? 'true' : undefined}>
-                    {LANGUAGE_NAMES[lang]}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <LanguageLinks env={env} />
           </nav>
         </header>
-        <SearchBar env={env} state={props.bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={props.bar?.current} />
-        <main id="main" tabindex={-1}>
-          <div role="status" class="notices">
-            {(props.notices ?? []).map((notice) => <p>{notice}</p>)}
-          </div>
-          {props.alert ? <p role="alert" class="alert">{props.alert}</p> : null}
-          {props.children}
-        </main>
+        <Bar {...props} />
+        <Main {...props} />
         <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} />
       </body>
     </html>

@@ -1,10 +1,11 @@
+import type { RestContext } from '../http/rest/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
 
 /**
- * What pages render: the API's own objects (10 §3, 20 §2), as the JSON serializers build them
- * for a visitor, so a page shows exactly what the API shows (protected records already blanked).
- * Only the members pages read are typed here.
+ * What pages show of an event: the API's own object (10 §3), rendered from the read model by the
+ * JSON renderer for a visitor (src/web/event-view.ts), so a page shows exactly what the API shows
+ * (protected records already blanked). Only the members pages read are typed here.
  */
 export interface EventView {
   id: number;
@@ -83,4 +84,8 @@ export interface PageEnv {
   today: string;
   /** Absolute public origin for webcal links, null on a loopback origin (§7.3). */
   publicSite: string | null;
+  /** The visitor's request context: what the JSON renderer needs (addresses, language). */
+  context: RestContext;
+  /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
+  partial: boolean;
 }

@@ -19,7 +19,7 @@ a:focus,button:focus,input:focus,summary:focus,main:focus{outline:3px solid #0b5
 ul{padding-left:1.25rem}
 nav ul,.menu ul{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a,.menu a,summary,button{display:inline-block;min-height:24px;min-width:24px;padding:.125rem .25rem}
-[aria-current]{font-weight:700}
+a[aria-current]{font-weight:700}
 .bar{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;justify-content:space-between;padding:.75rem 0}
 .search{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 .search p{margin:0;display:flex;flex-direction:column}
@@ -55,7 +55,7 @@ dl.details dd{margin:0}
 .description img{max-width:100%;height:auto}
 .preview{background:#fff3cd;border:1px solid #8a6d00;padding:.5rem}
 .site-footer{border-top:1px solid #767676;margin-top:2rem;padding:1rem 0}
-.menu summary{cursor:pointer}
+.menu summary{cursor:pointer;display:list-item}
 .menu ul{padding:.5rem 0}
 @media (max-width:767.98px){
   table.month,.month thead,.month tbody,.month tr,.month td,.month caption{display:block;width:100%}

@@ -21,7 +21,10 @@ function comparable(event: any): Record<string, unknown> {
     all_day: event.all_day,
     status: event.status,
     description: event.description,
-    venue: Array.isArray(event.venue) ? null : event.venue.venue,
+    venue: Array.isArray(event.venue) ? null : [event.venue.venue, event.venue.geo_lat ?? null, event.venue.geo_lng ?? null],
+    occurrence: event.post_parent !== undefined,
+    recurrence_id: event.recurrence_id ?? null,
+    recurrence_exception: event.recurrence_exception ?? null,
     organizer: event.organizer.map((organizer: any) => organizer.email),
     categories: event.categories.map((term: any) => term.name).sort(),
   };
@@ -56,10 +59,18 @@ for (const dialect of DIALECTS) {
         await createEvent(a, 'administrator', { ...music, title: 'Festival days', start_date: '2025-04-18', end_date: '2025-04-20', all_day: true }),
         await createEvent(a, 'administrator', { ...music, title: 'One day', start_date: '2025-04-21', end_date: '2025-04-21', all_day: true }),
         await createEvent(a, 'administrator', { categories: ['Music', 'Jazz'], title: 'Members only', status: 'private', start_date: '2025-04-22 20:00:00', end_date: '2025-04-22 23:00:00' }),
+        await createEvent(a, 'administrator', { ...music, title: 'Locked gala', password: 'sesame', description: 'For members', start_date: '2025-04-23 20:00:00', end_date: '2025-04-23 23:00:00' }),
       ];
+      await createEvent(a, 'administrator', { ...music, title: 'Hidden rehearsal', hide_from_listings: true, start_date: '2025-04-24 20:00:00', end_date: '2025-04-24 23:00:00' });
+      const hall = (await a.request('POST', `${NS}/venues`, { as: 'administrator', body: { venue: 'Sala Azzurra', city: 'Pisa', geo_lat: 43.7, geo_lng: 10.4 } })).body;
+      const series = await createEvent(a, 'administrator', { ...music, title: 'Weekly choir', venue: hall.id, start_date: '2025-04-07 19:00:00', end_date: '2025-04-07 21:00:00', timezone: 'Europe/Rome', recurrence: 'FREQ=WEEKLY;COUNT=5' });
+      const occurrences = (await a.request('GET', `${NS}/events?post_parent=${series.id}&start_date=2025-04-01&end_date=2025-05-31`)).body.events;
+      await a.request('POST', `${NS}/events/${occurrences[1].id}`, { as: 'administrator', body: { title: 'Weekly choir (guest conductor)' } });
+      await a.request('POST', `${NS}/events/${occurrences[2].id}`, { as: 'administrator', body: { start_date: '2025-04-22 18:00:00', end_date: '2025-04-22 20:00:00' } });
+      await a.request('DELETE', `${NS}/events/${occurrences[3].id}`, { as: 'administrator' });
       await createEvent(a, 'administrator', { categories: ['Sport'], title: 'Not in the feed', start_date: '2025-04-15 10:00:00', end_date: '2025-04-15 11:00:00' });
 
-      const feed = await a.request('GET', `${NS}/events.ics?categories=music&start_date=2025-04-01&end_date=2025-05-31`, { as: 'administrator' });
+      const feed = await a.request('GET', `${NS}/events.ics?categories=music&start_date=2025-04-01&end_date=2025-05-31&context=edit`, { as: 'administrator' });
       assert.equal(feed.status, 200);
       const file = join(dir, 'music.ics');
       writeFileSync(file, feed.text);
@@ -67,22 +78,23 @@ for (const dialect of DIALECTS) {
       assert.equal(result.status, 0, result.stderr);
       assert.equal(result.stderr, '', 'no progress display without a terminal');
       const report = JSON.parse(result.stdout);
-      // The X-MICROSOFT-CDO-ALLDAYEVENT hints of the two all-day events are the ignored properties.
-      assert.deepEqual(report.totals, { created: 6, updated: 0, unchanged: 0, skipped: 0, ignored: 2 });
+      // The X-MICROSOFT-CDO-ALLDAYEVENT hints of the two all-day events are the ignored properties;
+      // the series is one VEVENT plus the renamed and the moved occurrence.
+      assert.deepEqual(report.totals, { created: 10, updated: 0, unchanged: 0, skipped: 0, ignored: 2 });
 
-      const listed = async (t: TestApp) => (await t.request('GET', `${NS}/events?start_date=2025-04-01&end_date=2025-05-31&per_page=50&status=publish,private`, { as: 'administrator' })).body.events;
+      const listed = async (t: TestApp) => (await t.request('GET', `${NS}/events?start_date=2025-04-01&end_date=2025-05-31&per_page=50&status=publish,private&context=edit`, { as: 'administrator' })).body.events;
       const first = (await listed(a)).filter((event: any) => event.title !== 'Not in the feed');
       const second = await listed(b);
       assert.deepEqual(second.map(comparable), first.map(comparable));
-      assert.equal(first.length, made.length);
+      assert.equal(first.length, made.length + 4, 'the trashed occurrence and the hidden event stay out');
 
       // Subscribing again after a change on the first instance updates only what changed.
       await a.request('POST', `${NS}/events/${made[1].id}`, { as: 'administrator', body: { title: 'New York late night', end_date: '2025-04-14 02:00:00' } });
-      const changed = await a.request('GET', `${NS}/events.ics?categories=music&start_date=2025-04-01&end_date=2025-05-31`, { as: 'administrator' });
+      const changed = await a.request('GET', `${NS}/events.ics?categories=music&start_date=2025-04-01&end_date=2025-05-31&context=edit`, { as: 'administrator' });
       const counts = await rowCounts(b);
       const again = cli(['-', '--json'], changed.text);
       assert.equal(again.status, 0, again.stderr);
-      assert.deepEqual(JSON.parse(again.stdout).totals, { created: 0, updated: 1, unchanged: 5, skipped: 0, ignored: 2 });
+      assert.deepEqual(JSON.parse(again.stdout).totals, { created: 0, updated: 1, unchanged: 9, skipped: 0, ignored: 2 });
       assert.deepEqual({ ...(await rowCounts(b)) }, counts);
       assert.deepEqual((await listed(b)).map(comparable), (await listed(a)).filter((event: any) => event.title !== 'Not in the feed').map(comparable));
     });

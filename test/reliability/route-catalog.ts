@@ -1,6 +1,9 @@
 import { adminNamespace } from '../../src/http/routes/admin-users.ts';
 import { ADMIN_NAMESPACE } from '../../src/http/rest/urls.ts';
 import { UsersService } from '../../src/services/users-service.ts';
+import { webhookRoutes } from '../../src/http/routes/admin-webhooks.ts';
+import { changeHead } from '../../src/services/webhooks/change-fan-out.ts';
+import { WebhooksService } from '../../src/services/webhooks/webhooks-service.ts';
 import { NS, type TestApp } from '../helpers/test-app.ts';
 
 /** One route of the service as its index publishes it: a pattern, and per handler its methods and argument names. */
@@ -35,7 +38,8 @@ export async function routeCatalog(t: TestApp): Promise<CatalogRoute[]> {
       return { methods: endpoint.methods, args: Object.keys(args), required: Object.keys(args).filter((name) => args[name].required === true) };
     }),
   }));
-  const admin = adminNamespace(new UsersService(t.storage, () => new Date()));
+  const webhooks = webhookRoutes(new WebhooksService(t.storage, t.config.webhooks, changeHead), t.config.webhooks);
+  const admin = adminNamespace(new UsersService(t.storage, () => new Date()), webhooks);
   for (const route of admin.routes) {
     routes.push({
       key: `/${ADMIN_NAMESPACE}${route.pattern}`,

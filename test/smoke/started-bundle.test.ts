@@ -8,8 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { untilListening } from '../crash/service-process.ts';
 import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NS = '/calendar/events/v1';
@@ -36,7 +38,7 @@ interface StartedService {
  * process: what answers is exactly what users run.
  */
 async function startBundle(databaseUrl: string): Promise<StartedService> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1' };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const { origin, output } = await untilListening(child, 60_000);
@@ -155,6 +157,30 @@ describe('the started bundle (npm start)', () => {
         assert.equal(me.status, 200, 'the password printed at first start signs the administrator in');
       });
 
+      test('the started service delivers webhooks: a subscribed receiver gets the signed change of a write', async () => {
+        const admin = basic('admin', service.adminPassword);
+        const receiver = await WebhookReceiver.start();
+        try {
+          const subscribed = await fetch(`${service.origin}/calendar/admin/v1/webhooks`, {
+            method: 'POST',
+            headers: { authorization: admin, 'content-type': 'application/json' },
+            body: JSON.stringify({ url: receiver.url, types: ['venue.*'] }),
+          });
+          const hook = await json(subscribed);
+          assert.equal(subscribed.status, 201, JSON.stringify(hook));
+          const venue = await json(await fetch(`${service.origin}${NS}/venues`, {
+            method: 'POST',
+            headers: { authorization: admin, 'content-type': 'application/json' },
+            body: JSON.stringify({ venue: 'Webhook Hall', status: 'publish' }),
+          }));
+          const [request] = await receiver.until((received) => received.length > 0);
+          const message = new Webhook(hook.secret).verify(request!.body, request!.headers as Record<string, string>) as any;
+          assert.deepEqual([message.data.changes[0].type, message.data.changes[0].id, message.data.changes[0].op], ['venue', venue.id, 'create']);
+        } finally {
+          await receiver.close();
+        }
+      });
+
       // The page does not depend on the database: one edition per database keeps the suite short.
       for (const edition of dialect === 'sqlite' ? [''] : ['/it']) {
         test(`${edition}/docs in Chromium lists every operation, runs "try it", and logs no error`, { skip: noBrowser }, async () => {
@@ -186,6 +212,53 @@ describe('the started bundle (npm start)', () => {
           }
         });
       }
+
+      test('/events/ in Chromium shows the month with events created through the API; every url the API returns opens its page', { skip: noBrowser }, async () => {
+        const admin = basic('admin', service.adminPassword);
+        const today = new Date().toISOString().slice(0, 10);
+        const post = async (path: string, body: Record<string, unknown>) => {
+          const response = await fetch(`${service.origin}${NS}${path}`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const created = await json(response);
+          assert.equal(response.status, 201, JSON.stringify(created));
+          return created;
+        };
+        const organizer = await post('/organizers', { organizer: 'Smoke Organizer', email: 'smoke@example.org' });
+        const titles = ['Page Smoke Talk', 'Page Smoke Fair'];
+        await post('/events', { title: titles[0], status: 'publish', start_date: `${today} 12:00:00`, end_date: `${today} 13:00:00`, venue: { venue: 'Page Smoke Hall', city: 'Aarhus' }, organizer: [organizer.id], categories: 'smoke-pages' });
+        await post('/events', { title: titles[1], status: 'publish', all_day: true, start_date: today, end_date: today, tags: 'smoke-tag' });
+
+        const page = await browser!.newPage();
+        const problems: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+        });
+        page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+        try {
+          const month = await page.goto(`${service.origin}/events/`);
+          assert.equal(month?.status(), 200);
+          for (const title of titles) assert.equal(await page.locator('table.month').getByRole('link', { name: title }).count(), 1, `the month shows ${title}`);
+
+          const events = await json(await fetch(`${service.origin}${NS}/events?search=page%20smoke`));
+          const [venues, organizers, categories, tags] = await Promise.all(['/venues', '/organizers', '/categories', '/tags'].map(async (path) => json(await fetch(`${service.origin}${NS}${path}`))));
+          const pages: Array<[string, string]> = [
+            ...events.events.map((event: { url: string; title: string }) => [event.url, event.title]),
+            ...venues.venues.map((venue: { url: string; venue: string }) => [venue.url, venue.venue]),
+            ...organizers.organizers.map((record: { url: string; organizer: string }) => [record.url, record.organizer]),
+            ...categories.categories.map((term: { url: string; name: string }) => [term.url, term.name]),
+            ...tags.tags.map((term: { url: string; name: string }) => [term.url, term.name]),
+          ];
+          assert.ok(pages.length >= 6, JSON.stringify(pages));
+          for (const [url, heading] of pages) {
+            assert.ok(url.startsWith(service.origin), url);
+            const response = await page.goto(url);
+            assert.equal(response?.status(), 200, url);
+            assert.equal(await page.locator('h1').innerText(), heading, url);
+          }
+          assert.deepEqual(problems, [], 'no console errors (a blocked script or style would show here)');
+        } finally {
+          await page.close();
+        }
+      });
 
       test('start-up and the requests above printed no warning', () => {
         assert.deepEqual(warnings(service.output()), []);

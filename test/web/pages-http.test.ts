@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import ICAL from 'ical.js';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../helpers/databases.ts';
 import { NS } from '../helpers/test-app.ts';
@@ -39,18 +40,23 @@ for (const dialect of DIALECTS) {
 
     const get = (url: string, headers: Record<string, string> = {}) => f.t.request('GET', url, { headers });
 
+    /** Every `url` the API returns for the fixture in an edition: events (the hidden one's too), venues, organizers, terms. */
+    const apiUrls = async (edition: string): Promise<string[]> => {
+      const lists = await Promise.all(['/events?per_page=50', '/venues', '/organizers', '/categories', '/tags'].map((path) => f.t.request('GET', `${edition}${NS}${path}`)));
+      const hidden = await f.t.request('GET', `${edition}${NS}/events/${f.ids.hidden}`);
+      return [
+        ...lists[0].body.events.map((event: { url: string }) => event.url),
+        hidden.body.url,
+        ...lists[1].body.venues.map((venue: { url: string }) => venue.url),
+        ...lists[2].body.organizers.map((organizer: { url: string }) => organizer.url),
+        ...lists[3].body.categories.map((term: { url: string }) => term.url),
+        ...lists[4].body.tags.map((term: { url: string }) => term.url),
+      ];
+    };
+
     test('every url the API returns opens its page, in every edition', async () => {
       for (const edition of EDITIONS) {
-        const lists = await Promise.all(['/events?per_page=50', '/venues', '/organizers', '/categories', '/tags'].map((path) => f.t.request('GET', `${edition}${NS}${path}`)));
-        const hidden = await f.t.request('GET', `${edition}${NS}/events/${f.ids.hidden}`);
-        const urls = [
-          ...lists[0].body.events.map((event: { url: string }) => event.url),
-          hidden.body.url,
-          ...lists[1].body.venues.map((venue: { url: string }) => venue.url),
-          ...lists[2].body.organizers.map((organizer: { url: string }) => organizer.url),
-          ...lists[3].body.categories.map((term: { url: string }) => term.url),
-          ...lists[4].body.tags.map((term: { url: string }) => term.url),
-        ];
+        const urls = await apiUrls(edition);
         assert.equal(urls.length, UPCOMING_COUNT + 1 + 1 + 1 + 2 + 1);
         for (const url of urls) {
           const path = new URL(url).pathname;
@@ -67,15 +73,14 @@ for (const dialect of DIALECTS) {
       const starts = new Set<string>();
       for (const edition of EDITIONS) {
         starts.add(`${edition}/events/`);
-        const list = await f.t.request('GET', `${edition}${NS}/events?per_page=50`);
-        for (const event of list.body.events) starts.add(new URL(event.url).pathname);
-        const venues = await f.t.request('GET', `${edition}${NS}/venues`);
-        for (const venue of venues.body.venues) starts.add(new URL(venue.url).pathname);
+        for (const url of await apiUrls(edition)) starts.add(new URL(url).pathname);
       }
       const seen = new Set<string>();
       const broken: string[] = [];
       for (const start of starts) {
-        const page = await get(start);
+        let page = await get(start);
+        // The tag `url` has no edition and answers 301 to the archive (55 §2).
+        if (page.status === 301) page = await get(page.headers.location as string);
         assert.equal(page.status, 200, start);
         for (const href of hrefs(page.text)) {
           const internal = href.startsWith('/') || href.startsWith('http://calendar.test/');
@@ -108,6 +113,24 @@ for (const dialect of DIALECTS) {
         assert.equal(again.status, 304);
         assert.equal(again.text, '');
       }
+    });
+
+    test('the optional script: one deferred same-origin file, cached; ?partial=1 answers the bar and <main> only', async () => {
+      const page = await get('/da/events/2026-04/');
+      const src = /<script src="(\/assets\/calendar\.js\?v=[\w-]+)" defer><\/script>/.exec(page.text)?.[1];
+      assert.ok(src, 'the page loads the script');
+      assert.equal(count(page.text, /<script /g), 2, 'the script and the JSON-LD block, nothing else');
+      const script = await get(src);
+      assert.equal(script.status, 200);
+      assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(script.headers['cache-control'], 'public, max-age=31536000, immutable');
+      has(script.text, /searchParams\.set\('partial', '1'\)/);
+      const partial = await get('/da/events/2026-05/?partial=1');
+      assert.equal(partial.status, 200);
+      assert.equal(partial.headers['x-robots-tag'], 'noindex');
+      has(partial.text, /^<!doctype html>\n<html lang="da"><head><title>maj 2026 – Town Calendar<\/title><\/head><body><div class="bar">/);
+      has(partial.text, /<main id="main" tabindex="-1">.*<h1>maj 2026<\/h1>.*<\/main><\/body><\/html>$/s);
+      lacks(partial.text, /<header|<footer|<link |<script /);
     });
 
     test('noindex (meta and header) on search results, empty views and invalid dates', async () => {
@@ -229,6 +252,23 @@ for (const dialect of DIALECTS) {
       assert.equal(google.searchParams.get('ctz'), 'Europe/Copenhagen');
       assert.equal(google.searchParams.get('location'), 'Harbour Hall, Kajgade 1, Aarhus, 8000, Denmark');
       has(res.text, new RegExp(`href="http://calendar.test${NS}/events/${f.ids.concert}.ics" rel="nofollow"`));
+      // 55 §15 #5: the .ics link gives text/calendar that ical.js reads as this event at its instants.
+      const ics = await get(`${NS}/events/${f.ids.concert}.ics`);
+      assert.match(ics.headers['content-type'] as string, /^text\/calendar/);
+      const vevent = new ICAL.Component(ICAL.parse(ics.text)).getFirstSubcomponent('vevent')!;
+      assert.equal(vevent.getFirstPropertyValue('uid'), `${f.ids.concert}@calendar.test`);
+      const start = vevent.getFirstProperty('dtstart')!;
+      assert.deepEqual([String(start.getFirstValue()), start.getParameter('tzid')], ['2026-04-12T19:30:00', 'Europe/Copenhagen']);
+      assert.equal(String(vevent.getFirstPropertyValue('dtend')), '2026-04-12T22:00:00');
+      const outlook = new URL(hrefs(res.text).find((href) => href.startsWith('https://outlook.office.com/owa/'))!);
+      assert.equal(outlook.searchParams.get('path'), '/calendar/action/compose');
+      assert.equal(outlook.searchParams.get('rrv'), 'addevent');
+      assert.equal(outlook.searchParams.get('startdt'), '2026-04-12T19:30:00+02:00');
+      assert.equal(outlook.searchParams.get('enddt'), '2026-04-12T22:00:00+02:00');
+      assert.equal(outlook.searchParams.get('subject'), 'Opening Concert');
+      assert.equal(outlook.searchParams.get('location'), 'Harbour Hall, Kajgade 1, Aarhus, 8000, Denmark');
+      assert.equal(outlook.searchParams.get('body'), 'An evening of jazz by the harbour.');
+      has(res.text, /href="https:\/\/outlook.live.com\/owa\/\?path=%2Fcalendar%2Faction%2Fcompose&amp;rrv=addevent&amp;startdt=2026-04-12T19%3A30%3A00%2B02%3A00/);
       has(res.text, /href="\/venue\/harbour-hall\/"/);
       has(res.text, /href="mailto:info@jazz.example"/);
       has(res.text, /href="https:\/\/www.google.com\/maps\/search\/\?api=1&amp;query=Kajgade/);
@@ -236,6 +276,8 @@ for (const dialect of DIALECTS) {
       const market = await get(`/event/${f.slugs.market}/`);
       const marketGoogle = new URL(hrefs(market.text).find((href) => href.startsWith('https://calendar.google.com/calendar/render?action'))!);
       assert.equal(marketGoogle.searchParams.get('dates'), '20260425/20260426');
+      const marketOutlook = new URL(hrefs(market.text).find((href) => href.startsWith('https://outlook.live.com/owa/'))!);
+      assert.deepEqual([marketOutlook.searchParams.get('startdt'), marketOutlook.searchParams.get('enddt'), marketOutlook.searchParams.get('allday')], ['2026-04-25', '2026-04-26', 'true']);
       const tokyo = await get(`/event/${f.slugs.tokyo}/`);
       has(tokyo.text, /April 16 @ 6:00 pm – 7:00 pm JST/);
     });
@@ -328,6 +370,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(others.filter((href) => !href.startsWith('/da')), [], 'links keep /da');
       const hreflangs = [...da.text.matchAll(/<link rel="alternate" hreflang="([^"]+)"/g)].map((match) => match[1]);
       assert.deepEqual(hreflangs, ['en', 'da', 'it', 'es', 'x-default']);
+      // The switcher in the header and the language links in the footer (55 §3.1, §11).
+      const footer = /<footer class="site-footer">.*<\/footer>/s.exec(da.text)![0];
+      assert.deepEqual(hrefs(footer).filter((href) => href.startsWith('/')), ['/events/2026-04/', '/da/events/2026-04/', '/it/events/2026-04/', '/es/events/2026-04/']);
+      has(footer, /<a href="\/da\/events\/2026-04\/" lang="da" hreflang="da" aria-current="true">Dansk<\/a>/);
     });
   });
 }

@@ -11,6 +11,12 @@ export function eventPageUrl(edition: string, event: { id: number; status: strin
   return `${edition}/?post_type=tribe_events&p=${event.id}`;
 }
 
+/** The page of an event as its `url` reads: Pro's date-suffixed form for an occurrence (60 §2). */
+export function occurrencePageUrl(edition: string, event: { id: number; status: string; slug: string; post_parent: number; start_local: string }): string {
+  const url = eventPageUrl(edition, event);
+  return event.post_parent !== 0 && url.endsWith(`/event/${event.slug}/`) ? `${url}${event.start_local.slice(0, 10)}/` : url;
+}
+
 /** `website` as read (10-events §3.8): never stored → the page url; stored → HTML-escaped. */
 export function eventWebsite(stored: string | null, pageUrl: string): string {
   return stored === null ? pageUrl : escapeHtmlAttr(stored);

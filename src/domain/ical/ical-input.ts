@@ -20,9 +20,12 @@ export class IcalInputError extends Error {
   }
 }
 
-/** A file over a C.9 cap (413 `ical-too-large`). */
+/** A file over a C.9 cap (413 `ical-too-large`); `line` where the cap was crossed, when one line did it. */
 export class IcalTooLargeError extends Error {
-  constructor(readonly limit: string) {
+  constructor(
+    readonly limit: string,
+    readonly line?: number,
+  ) {
     super(`too large: ${limit}`);
   }
 }
@@ -111,7 +114,8 @@ function unfold(text: string): LogicalLine[] {
     } else {
       lines.push({ line: index + 1, text: raw });
     }
-    if (lines[lines.length - 1].text.length > MAX_LINE_BYTES) throw new IcalTooLargeError('line');
+    const current = lines[lines.length - 1];
+    if (current.text.length > MAX_LINE_BYTES) throw new IcalTooLargeError('line', current.line);
   });
   return lines.filter((line) => line.text.trim() !== '');
 }
@@ -163,10 +167,10 @@ export function readIcalStructure(bytes: Uint8Array, limits: IcalLimits, isRule:
       const component = value.trim().toUpperCase();
       if (!NAME.test(component)) fail('malformed-line');
       stack.push({ name: component, line: entry.line });
-      if (stack.length > MAX_DEPTH) throw new IcalTooLargeError('nesting');
+      if (stack.length > MAX_DEPTH) throw new IcalTooLargeError('nesting', entry.line);
       if (component === 'VEVENT' && stack.length === 2) {
         veventLines.push(entry.line);
-        if (veventLines.length > limits.maxEvents) throw new IcalTooLargeError('events');
+        if (veventLines.length > limits.maxEvents) throw new IcalTooLargeError('events', entry.line);
       }
     } else if (name === 'END') {
       if (stack.pop()?.name !== value.trim().toUpperCase()) fail('unbalanced-component');

@@ -12,13 +12,32 @@ export type SkipReason =
 
 export type ImportWarning =
   | 'uid-derived' | 'timezone-mapped' | 'timezone-converted' | 'end-before-start' | 'bad-url' | 'location-is-url'
-  | 'geo-ignored' | 'recurrence-not-expanded' | 'exrule-dropped' | 'attach-binary-ignored' | 'extra-organizer';
+  | 'geo-ignored' | 'exrule-dropped' | 'attach-binary-ignored' | 'extra-organizer';
+
+/** A series' recurrence in the canonical form of 60 §3, dates as wall clocks in the event zone. */
+export interface MappedRecurrence {
+  rrule: string;
+  rdate: string[];
+  /** Timed exclusions as wall clocks; `YYYY-MM-DD` excludes a whole local date. */
+  exdate: string[];
+}
+
+/** The venue of LOCATION, with GEO when the file gives valid coordinates (C.6). */
+export interface MappedVenue {
+  name: string;
+  address: string;
+  geo?: { lat: number; lng: number };
+}
 
 /** What one VEVENT says, in the terms of an event write (50 C.4, C.5). */
 export interface MappedEvent {
   uid: string;
-  /** '' for a plain event (C.6). */
+  /** '' for a plain event or a whole series; the original start in UTC for an override (C.6). */
   instanceKey: string;
+  /** RECURRENCE-ID: the original start of the occurrence this VEVENT overrides, in UTC. */
+  overrides?: string;
+  /** RRULE/RDATE/EXDATE of a series master (C.7). */
+  recurrence?: MappedRecurrence;
   title: string;
   /** HTML-escaped plain text. */
   description: string;
@@ -29,7 +48,7 @@ export interface MappedEvent {
   website: string;
   image: string;
   categories: string[];
-  venue: { name: string; address: string } | null;
+  venue: MappedVenue | null;
   organizer: { name: string; email: string } | null;
   /** CLASS:PRIVATE / CONFIDENTIAL: applies to new events only. */
   private: boolean;
@@ -92,7 +111,10 @@ function digits(time: ICAL.Time): string {
 
 /** A DTSTART/DTEND/RECURRENCE-ID value as a wall clock in a storable zone, a UTC instant, or a date. */
 function momentOf(property: ICAL.Property, context: MappingContext, warnings: Set<ImportWarning>): Moment {
-  const time = property.getFirstValue() as ICAL.Time;
+  return momentOfTime(property.getFirstValue() as ICAL.Time, property, context, warnings);
+}
+
+function momentOfTime(time: ICAL.Time, property: ICAL.Property, context: MappingContext, warnings: Set<ImportWarning>): Moment {
   if (time.isDate) return { kind: 'date', date: digits(time).slice(0, 10) };
   if (time.zone === ICAL.Timezone.utcTimezone) return { kind: 'utc', utc: digits(time) };
   const tzid = property.getParameter('tzid');
@@ -172,10 +194,50 @@ function text(vevent: ICAL.Component, name: string): string {
   return typeof value === 'string' ? value.replace(/\r\n?/g, '\n').trim() : '';
 }
 
-function venueOf(location: string): { name: string; address: string } | null {
+function venueOf(location: string, geo: MappedVenue['geo']): MappedVenue | null {
   const parts = location.split(',').map((part) => part.trim()).filter((part) => part !== '');
   if (parts.length === 0) return null;
-  return { name: parts[0].slice(0, 200), address: parts.slice(1).join(', ') };
+  return { name: parts[0].slice(0, 200), address: parts.slice(1).join(', '), ...(geo ? { geo } : {}) };
+}
+
+/** GEO `lat;lng` when both are numbers in range (70 §4.1), else undefined with warning `geo-ignored`. */
+function geoOf(vevent: ICAL.Component, warnings: Set<ImportWarning>): MappedVenue['geo'] {
+  const property = vevent.getFirstProperty('geo');
+  if (!property) return undefined;
+  const [lat, lng] = (property.getFirstValue() as unknown as [unknown, unknown]) ?? [];
+  if (typeof lat === 'number' && typeof lng === 'number' && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) return { lat, lng };
+  warnings.add('geo-ignored');
+  return undefined;
+}
+
+/** A wall clock in `zone` for a date-time of the file (RDATE, EXDATE values), through its own TZID. */
+function wallIn(moment: Moment, zone: string): string {
+  return moment.kind === 'wall' && moment.zone === zone ? moment.wall : utcToWall(utcOf(moment), zone);
+}
+
+/**
+ * RRULE, RDATE and EXDATE as the `recurrence` input of 60 §3 in the event's zone (C.7): more
+ * than one RRULE is not a rule 60 accepts (skip `recurrence-invalid`), EXRULE is dropped.
+ */
+function recurrenceOf(vevent: ICAL.Component, times: { start: string; zone: string; allDay: boolean }, context: MappingContext, warnings: Set<ImportWarning>): MappedRecurrence | undefined {
+  const rules = vevent.getAllProperties('rrule');
+  const rdates = vevent.getAllProperties('rdate');
+  if (rules.length === 0 && rdates.length === 0) return undefined;
+  if (rules.length > 1) throw new Skip('recurrence-invalid');
+  const dates = (name: string, dateOnly: (date: string) => string) =>
+    vevent.getAllProperties(name).flatMap((property) =>
+      property.getValues().map((value) => {
+        const time = value instanceof ICAL.Period ? value.start : (value as ICAL.Time);
+        const moment = momentOfTime(time, property, context, warnings);
+        if (moment.kind === 'date') return dateOnly(moment.date);
+        return times.allDay ? wallIn(moment, times.zone).slice(0, 10) : wallIn(moment, times.zone);
+      }),
+    );
+  // A date-only RDATE of a timed series is an instance at DTSTART's time that day (60 §3).
+  const rdate = dates('rdate', (date) => (times.allDay ? date : `${date} ${times.start.slice(11)}`))
+    .map((date) => (date.length === 10 ? `${date} 00:00:00` : date));
+  const exdate = dates('exdate', (date) => date);
+  return { rrule: rules.length === 1 ? String(rules[0].getFirstValue()) : '', rdate, exdate };
 }
 
 function organizerOf(vevent: ICAL.Component, warnings: Set<ImportWarning>): { name: string; email: string } | null {
@@ -212,7 +274,7 @@ function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-/** One VEVENT as an event write, or the reason it is skipped (C.4–C.7, plain events and masters). */
+/** One VEVENT as an event write, or the reason it is skipped (C.4–C.7: plain events, series masters, overrides). */
 export function mapVevent(vevent: ICAL.Component, line: number, context: MappingContext): MappedItem {
   const warnings = new Set<ImportWarning>();
   const summary = text(vevent, 'summary');
@@ -225,20 +287,24 @@ export function mapVevent(vevent: ICAL.Component, line: number, context: Mapping
   }
   uid = importUid(uid);
   const skip = (reason: SkipReason): MappedItem => ({ line, uid, skip: reason, ...(summary ? { title: summary } : {}) });
-  if (vevent.hasProperty('recurrence-id')) return skip('recurrence-override');
   if (String(vevent.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED') return skip('cancelled');
   if (summary === '') return skip('missing-summary');
   let times;
+  let recurrence;
+  let overrides;
   try {
     times = schedule(vevent, context, warnings);
+    const recurrenceId = vevent.getFirstProperty('recurrence-id');
+    // An override describes one occurrence: a rule in it would make a series of its own.
+    if (recurrenceId) overrides = utcOf(momentOf(recurrenceId, context, warnings));
+    else recurrence = recurrenceOf(vevent, times, context, warnings);
   } catch (error) {
     if (error instanceof Skip) return skip(error.reason);
     throw error;
   }
   if (!inRange(times.start) || !inRange(times.end)) return skip('date-out-of-range');
-  if (vevent.hasProperty('rrule') || vevent.hasProperty('rdate')) warnings.add('recurrence-not-expanded');
   if (vevent.hasProperty('exrule')) warnings.add('exrule-dropped');
-  if (vevent.hasProperty('geo')) warnings.add('geo-ignored');
+  const geo = geoOf(vevent, warnings);
 
   let website = text(vevent, 'url');
   if (website !== '' && !isAbsoluteHttpUrl(website)) {
@@ -250,8 +316,9 @@ export function mapVevent(vevent: ICAL.Component, line: number, context: Mapping
     warnings.add('location-is-url');
     if (website === '') website = location;
   } else {
-    venue = venueOf(location);
+    venue = venueOf(location, geo);
   }
+  if (geo && venue === null) warnings.add('geo-ignored');
   const classification = String(vevent.getFirstPropertyValue('class') ?? '').toUpperCase();
   const mapped = {
     title: escapeSpecialChars(summary, false),
@@ -266,6 +333,7 @@ export function mapVevent(vevent: ICAL.Component, line: number, context: Mapping
     venue,
     organizer: organizerOf(vevent, warnings),
     private: classification === 'PRIVATE' || classification === 'CONFIDENTIAL',
+    ...(recurrence ? { recurrence } : {}),
   };
   const lastModified = vevent.getFirstPropertyValue('last-modified');
   return {
@@ -273,7 +341,8 @@ export function mapVevent(vevent: ICAL.Component, line: number, context: Mapping
     uid,
     event: {
       uid,
-      instanceKey: '',
+      instanceKey: overrides === undefined ? '' : `${overrides.replace(/[-:]/g, '').replace(' ', 'T')}Z`,
+      ...(overrides === undefined ? {} : { overrides }),
       ...mapped,
       sequence: Number(vevent.getFirstPropertyValue('sequence') ?? 0) || 0,
       lastModified: lastModified instanceof ICAL.Time ? lastModified.toString() : '',

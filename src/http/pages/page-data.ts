@@ -10,9 +10,8 @@ import type { Database, EventRow } from '../../storage/schema.ts';
 import { TermsRepository } from '../../storage/repositories/terms-repository.ts';
 import { addDays } from '../../web/dates.ts';
 import type { ArchiveRef } from '../../web/links.ts';
-import type { EventView } from '../../web/model.ts';
 import type { RestContext } from '../rest/context.ts';
-import { serializeEvents } from '../serializers/event-serializer.ts';
+import { loadEventModels, type EventModel } from '../serializers/event-serializer.ts';
 
 /** The §3.2/§3.3 filters of a view: everything but the date window. */
 export interface ViewFilters {
@@ -35,9 +34,9 @@ export interface ResolvedTerm {
 type Bounds = EventListFilter['bounds'];
 
 /**
- * What pages read, through the same services, repository filter and serializer as the JSON
- * API (55 §14): the visitor's statuses, the REST search rule, the list's date window fields and
- * term resolution; events come out as the API objects a visitor gets.
+ * What pages read, through the same services, repository filter and read-model loader as the
+ * JSON API (55 §14): the visitor's statuses, the REST search rule, the list's date window fields
+ * and term resolution; events come out as read models (src/web renders them).
  */
 export class PageData {
   constructor(
@@ -71,19 +70,28 @@ export class PageData {
     return this.events.list(this.filter(filters, bounds, descending), page, perPage, ctx.now);
   }
 
-  /** The API objects of these events for a visitor, with json_ld except for protected ones. */
-  async views(ctx: RestContext, rows: readonly EventRow[], unlockedPassword?: string): Promise<EventView[]> {
+  /** The read models of these events for a visitor, locked unless `unlockedPassword` opens them (10 §9). */
+  models(ctx: RestContext, rows: readonly EventRow[], unlockedPassword?: string): Promise<EventModel[]> {
     const locked = (event: EventRow) => !isUnlocked(eventOwnership(event), null, { password: unlockedPassword, contextEdit: false });
-    const objects = await serializeEvents(this.db, rows, ctx, { jsonLd: true, locked });
-    return objects.map((object, index) => {
-      if (locked(rows[index])) delete object.json_ld;
-      return object as unknown as EventView;
-    });
+    // Embedded venues and organizers carry their json_ld: the event's JSON-LD embeds it (55 §7.2).
+    return loadEventModels(this.db, rows, ctx, { jsonLd: true, locked });
   }
 
-  async list(ctx: RestContext, filters: ViewFilters, bounds: Bounds, page: number, perPage: number, descending = false): Promise<{ events: EventView[]; total: number }> {
+  async list(ctx: RestContext, filters: ViewFilters, bounds: Bounds, page: number, perPage: number, descending = false): Promise<{ events: EventModel[]; total: number }> {
     const { rows, total } = await this.rows(ctx, filters, bounds, page, perPage, descending);
-    return { events: await this.views(ctx, rows), total };
+    return { events: await this.models(ctx, rows), total };
+  }
+
+  /**
+   * A month grid's events, or, when more than `limit` match, only their local spans: the grid
+   * then shows per-day counts (55 §4) without reading and rendering thousands of events.
+   */
+  async windowOrSpans(ctx: RestContext, filters: ViewFilters, bounds: Bounds, limit: number): Promise<{ events: EventModel[]; spans?: Array<{ start_date: string; end_date: string }> }> {
+    const filter = this.filter(filters, bounds);
+    const { rows, total } = await this.events.list(filter, 1, limit, ctx.now, { rowsUpTo: limit });
+    if (total <= limit) return { events: await this.models(ctx, rows) };
+    const spans = await this.events.spans(filter, ctx.now);
+    return { events: [], spans: spans.map((span) => ({ start_date: span.start_local, end_date: span.end_local })) };
   }
 
   /** One visible occurrence of a series, hidden-from-listings ones included (their pages work). */
@@ -114,7 +122,7 @@ export class PageData {
   }
 
   /** "Latest Past Events": the three that ended before today 00:00, newest first (§5). */
-  async latestPast(ctx: RestContext, filters: ViewFilters, today: string): Promise<EventView[]> {
+  async latestPast(ctx: RestContext, filters: ViewFilters, today: string): Promise<EventModel[]> {
     return (await this.list(ctx, filters, { ends_before: `${today} 00:00:00` }, 1, 3, true)).events;
   }
 

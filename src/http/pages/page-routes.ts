@@ -24,6 +24,7 @@ import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
 import { CalendarView } from '../../web/pages/views.tsx';
 import { renderDocument } from '../../web/render.ts';
+import { ENHANCE_SCRIPT, ENHANCE_SCRIPT_PATH } from '../../web/enhance-script.ts';
 import { STYLESHEET, STYLESHEET_PATH } from '../../web/stylesheet.ts';
 import { createContext, type RestContext } from '../rest/context.ts';
 import { NAMESPACE } from '../rest/urls.ts';
@@ -59,8 +60,9 @@ interface PageRequest {
 
 /**
  * The public calendar (55): month, list and day views, archives, single event, venue and
- * organizer pages under `{base}` and each edition prefix. Pages are rendered by src/web from the
- * objects the JSON API serializes, and cached per data version like the API lists.
+ * organizer pages under `{base}` and each edition prefix. Requests go down: services load the
+ * read models (the JSON and iCalendar renderers' own), src/web renders them as pure functions;
+ * pages are cached per data version like the API lists.
  */
 export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
   const db = storage.db;
@@ -85,6 +87,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       siteZone: config.timezone,
       today: datePart(data.siteNow(ctx.now)),
       publicSite: isLoopback(origin) ? null : ctx.urls.site,
+      context: visitor,
+      partial: new URLSearchParams(search).get('partial') === '1',
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
   };
@@ -100,7 +104,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const eventPage = async (req: PageRequest, event: EventRow, options: { password?: string; posted: boolean; preview: boolean }): Promise<Answer> => {
     const record = eventOwnership(event);
     const unlocked = isUnlocked(record, null, { password: options.password, contextEdit: false });
-    const [view] = await data.views(req.ctx, [event], options.password);
+    const [model] = await data.models(req.ctx, [event], options.password);
     const filters = { featured: false };
     const [previous, next] = await Promise.all([
       data.list(req.ctx, filters, { starts_before: event.start_local }, 1, 1, true),
@@ -109,7 +113,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const wrong = options.posted && !unlocked;
     const answer = html(SingleEventPage({
       env: req.env,
-      page: { event: view, locked: !unlocked, wrongPassword: wrong, preview: options.preview, previous: previous.events[0], next: next.events[0] },
+      page: { event: model, locked: !unlocked, wrongPassword: wrong, preview: options.preview, previous: previous.events[0], next: next.events[0] },
     }));
     return { status: wrong ? 403 : 200, html: answer, noindex: options.preview, private: options.posted || options.preview };
   };
@@ -225,7 +229,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
           return notFound(req);
         }
         if (ical || target.ical) return { status: 302, location: outcome.model.exportFeed };
-        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex };
+        // A partial answer is a fragment for the script, never a page to index.
+        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex || req.env.partial };
       }
     }
   };
@@ -276,7 +281,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
-  app.get(`${base}${STYLESHEET_PATH.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=31536000, immutable').send(STYLESHEET),
-  );
+  for (const [path, type, body] of [[STYLESHEET_PATH, 'text/css', STYLESHEET], [ENHANCE_SCRIPT_PATH, 'text/javascript', ENHANCE_SCRIPT]]) {
+    app.get(`${base}${path.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
+      reply.type(`${type}; charset=utf-8`).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
+    );
+  }
 }

@@ -1,7 +1,8 @@
 import type { CalendarSettings } from '../../config.ts';
-import { addDays, addMonths, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
+import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
 import { query, type ArchiveRef, type ViewState } from '../../web/links.ts';
 import type { PageEnv } from '../../web/model.ts';
+import type { EventModel } from '../serializers/event-serializer.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
 import type { RestContext } from '../rest/context.ts';
 import type { PageData, ResolvedTerm, ViewFilters } from './page-data.ts';
@@ -11,7 +12,7 @@ const MONTH_LIMIT = 2000;
 const DAY_LIMIT = 500;
 
 export type ViewOutcome =
-  | { kind: 'model'; model: ViewModel }
+  | { kind: 'model'; model: ViewModel<EventModel> }
   | { kind: 'redirect'; location: string }
   | { kind: 'not-found'; listPage?: string };
 
@@ -115,9 +116,9 @@ export async function loadView(
     const latestPast = !past && events.length === 0 && params.search === undefined ? await data.latestPast(ctx, filters, datePart(nowWall)) : undefined;
     if (events.length === 0) noindex = true;
     const h1 = past ? env.t('page_past') : date ? env.t('page_events_from', { date: longDate(env.lang, date) }) : env.t('page_upcoming');
-    const last = events.length > 0 ? datePart(events[events.length - 1].end_date) : from;
-    const model: ListModel = {
-      ...frame(state, h1, events.length > 0 ? datePart(events[0].start_date) : from, last < from ? from : last),
+    const last = events.length > 0 ? datePart(events[events.length - 1].event.end_local) : from;
+    const model: ListModel<EventModel> = {
+      ...frame(state, h1, events.length > 0 ? datePart(events[0].event.start_local) : from, last < from ? from : last),
       noindex,
       kind: 'list',
       events,
@@ -137,11 +138,19 @@ export async function loadView(
     const lastOfMonth = addDays(`${addMonths(month, 1)}-01`, -1);
     const firstCell = addDays(firstOfMonth, -((weekday(firstOfMonth) - settings.weekStart + 7) % 7));
     const lastCell = addDays(lastOfMonth, (settings.weekStart + 6 - weekday(lastOfMonth) + 7) % 7);
-    const { events, total } = await data.list(ctx, filters, data.windowBounds(firstCell, lastCell), 1, MONTH_LIMIT);
-    if (total > MONTH_LIMIT) notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
+    const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(firstCell, lastCell), MONTH_LIMIT);
+    let dayCounts: Record<string, number> | undefined;
+    if (spans) {
+      notices.push(env.t('page_month_counts', { count: MONTH_LIMIT }));
+      dayCounts = {};
+      for (const span of spans) {
+        const { first, last } = coveredDates(span);
+        for (let day = first < firstCell ? firstCell : first; day <= last && day <= lastCell; day = addDays(day, 1)) dayCounts[day] = (dayCounts[day] ?? 0) + 1;
+      }
+    }
     let nextEventMonth: string | undefined;
     let latestPast;
-    if (events.length === 0) {
+    if (events.length === 0 && !spans) {
       noindex = true;
       if (params.search === undefined) {
         const next = await data.nextStart(ctx, filters, `${lastOfMonth} 23:59:59`);
@@ -149,7 +158,7 @@ export async function loadView(
         else if (!(await data.hasUpcoming(ctx, filters, nowWall))) latestPast = await data.latestPast(ctx, filters, datePart(nowWall));
       }
     }
-    const model: MonthModel = {
+    const model: MonthModel<EventModel> = {
       ...frame({ ...base, view: 'month', anchor: target.anchor ?? (date ? month : undefined) }, monthTitle(env.lang, month), firstCell, lastCell),
       noindex,
       kind: 'month',
@@ -157,6 +166,7 @@ export async function loadView(
       firstCell,
       lastCell,
       events,
+      dayCounts,
       perDay: settings.monthEventsPerDay,
       previousMonth: extremes.first && month > monthPart(extremes.first) ? addMonths(month, -1) : undefined,
       nextMonth: extremes.last && month < monthPart(extremes.last) ? addMonths(month, 1) : undefined,
@@ -176,7 +186,7 @@ export async function loadView(
     if (next) nextEventDay = datePart(next);
   }
   const anchored = target.anchor !== undefined || date !== undefined;
-  const model: DayModel = {
+  const model: DayModel<EventModel> = {
     ...frame({ ...base, view: 'day', anchor: anchored ? day : undefined }, env.t('page_events_for', { date: longDate(env.lang, day) }), day, day),
     noindex,
     kind: 'day',

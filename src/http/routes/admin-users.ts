@@ -3,7 +3,7 @@ import { RestError } from '../../domain/errors.ts';
 import type { User } from '../../domain/users/user.ts';
 import type { UsersService } from '../../services/users-service.ts';
 import type { ArgSpec } from '../rest/arg-spec.ts';
-import type { NamespaceDef } from '../rest/endpoint.ts';
+import type { NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import { ADMIN_NAMESPACE } from '../rest/urls.ts';
 
 function userBody(user: User): Record<string, unknown> {
@@ -12,8 +12,11 @@ function userBody(user: User): Record<string, unknown> {
 
 const idArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the user.' };
 
-/** User management for administrators (00-conventions), under `{base}/calendar/admin/v1`. */
-export function adminNamespace(users: UsersService): NamespaceDef {
+/**
+ * User management for administrators (00-conventions), under `{base}/calendar/admin/v1`, followed
+ * by the namespace's other routes (webhooks, 80 §4.1).
+ */
+export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []): NamespaceDef {
   const isAdmin = (ctx: { user: User | null }) => can(ctx.user, 'create_users');
   return {
     namespace: ADMIN_NAMESPACE,
@@ -90,6 +93,7 @@ export function adminNamespace(users: UsersService): NamespaceDef {
           },
         ],
       },
+      ...otherRoutes,
     ],
   };
 }

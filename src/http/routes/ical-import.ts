@@ -23,8 +23,8 @@ export interface ImportRouteDeps {
 
 const STATUSES = ['publish', 'draft', 'pending', 'private'];
 
-function tooLarge(limit: string): RestError {
-  return new RestError(413, 'ical-too-large', { vars: { limit }, data: { reason: 'too-large' } });
+function tooLarge(limit: string, line?: number): RestError {
+  return new RestError(413, 'ical-too-large', { vars: { limit }, data: { reason: 'too-large', limit, ...(line === undefined ? {} : { line }) } });
 }
 
 /** The options of C.1 from form fields and query parameters; a bad one is `rest_invalid_param`. */
@@ -68,7 +68,7 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
   await app.register(async (scope) => {
     scope.addContentTypeParser('text/calendar', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError & { code?: string }, _request, _reply) => {
-      if (error instanceof IcalTooLargeError) throw tooLarge(error.limit);
+      if (error instanceof IcalTooLargeError) throw tooLarge(error.limit, error.line);
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) throw tooLarge('bytes');
       throw error;
     });
@@ -97,7 +97,7 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
           file = Buffer.from(await fetchIcal(fields.url, deps.config.importUrlAllowlist, maxBytes));
         }
         try {
-          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits }, ctx, ctx.user!, file, options);
+          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits, recurrence: deps.config.recurrence }, ctx, ctx.user!, file, options);
           return sendJson(request, reply, 200, report);
         } catch (error) {
           if (error instanceof IcalInputError) {

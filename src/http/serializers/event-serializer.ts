@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dateDetails } from '../../domain/dates/datetime-format.ts';
-import { eventPageUrl, eventWebsite } from '../../domain/events/event-web.ts';
+import { eventWebsite, occurrencePageUrl } from '../../domain/events/event-web.ts';
 import { eventJsonLd } from '../../domain/events/json-ld.ts';
 import { redactLockedEvent } from '../../domain/events/redaction.ts';
 import { autop } from '../../domain/text/autop.ts';
@@ -31,11 +31,6 @@ interface Embedded {
   venue: Record<string, unknown> | [];
   organizer: Record<string, unknown>[];
   series: SeriesSummary | undefined;
-}
-
-/** Pro's date-suffixed page of one instance (60 §2): `…/event/{slug}/{YYYY-MM-DD}/`. */
-function occurrencePageUrl(url: string, event: EventRow): string {
-  return event.post_parent !== 0 && url.endsWith(`/event/${event.slug}/`) ? `${url}${event.start_local.slice(0, 10)}/` : url;
 }
 
 /** The extension keys of series members (60 §5); standalone events get none. */
@@ -71,7 +66,7 @@ function flag(value: number | null): boolean {
 
 function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
   const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
-  const url = occurrencePageUrl(eventPageUrl(ctx.urls.edition, event), event);
+  const url = occurrencePageUrl(ctx.urls.edition, event);
   const values = costValues(event);
   const position = event.currency_position as CurrencyPosition;
   const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));
@@ -177,6 +172,18 @@ export async function loadEventModels(
   }));
 }
 
+/**
+ * Event objects (10-events §3) of loaded read models, in the reference's key order: a pure
+ * function of the models (pages render from these too). A locked model is blanked and never
+ * carries `json_ld`, as the API's single read gives it only to who may see the event.
+ */
+export function renderEventObjects(models: readonly EventModel[], ctx: RestContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
+  return models.map((model) => {
+    const body = serializeOne(model.event, model, ctx, options.jsonLd === true && !model.locked);
+    return model.locked ? redactLockedEvent(body) : body;
+  });
+}
+
 /** Event objects (10-events §3) in the reference's key order. */
 export async function serializeEvents(
   db: Kysely<Database>,
@@ -184,11 +191,7 @@ export async function serializeEvents(
   ctx: RestContext,
   options: EventSerializeOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  const models = await loadEventModels(db, events, ctx, options);
-  return models.map((model) => {
-    const body = serializeOne(model.event, model, ctx, options.jsonLd === true);
-    return model.locked ? redactLockedEvent(body) : body;
-  });
+  return renderEventObjects(await loadEventModels(db, events, ctx, options), ctx, options);
 }
 
 export async function serializeEvent(

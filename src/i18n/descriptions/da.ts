@@ -5,7 +5,7 @@ export const da: Readonly<Record<string, string>> = {
   'The events the list would return, as one iCalendar file (text/calendar).': "De begivenheder, listen ville returnere, som én iCalendar-fil (text/calendar).",
   'One event as an iCalendar file (text/calendar).': "Én begivenhed som iCalendar-fil (text/calendar).",
   'The most events in the file (at most 1000).': "Det største antal begivenheder i filen (højst 1000).",
-  'One VEVENT per occurrence of a series instead of one per series.': "Én VEVENT pr. forekomst af en serie i stedet for én pr. serie.",
+  'One VEVENT per occurrence of a series instead of one per series (its rule and exceptions).': "Én VEVENT pr. forekomst af en serie i stedet for én pr. serie (med dens regel og undtagelser).",
   'Whether the event lasts all day.': 'Om begivenheden varer hele dagen.',
   'Whether the event is pinned in calendar views.': 'Om begivenheden er fastgjort i kalendervisningerne.',
   'Whether the event is featured.': 'Om begivenheden er fremhævet.',

@@ -5,7 +5,7 @@ export const es: Readonly<Record<string, string>> = {
   'The events the list would return, as one iCalendar file (text/calendar).': "Los eventos que devolvería la lista, en un solo archivo iCalendar (text/calendar).",
   'One event as an iCalendar file (text/calendar).': "Un evento como archivo iCalendar (text/calendar).",
   'The most events in the file (at most 1000).': "El número máximo de eventos del archivo (como mucho 1000).",
-  'One VEVENT per occurrence of a series instead of one per series.': "Un VEVENT por cada repetición de una serie en lugar de uno por serie.",
+  'One VEVENT per occurrence of a series instead of one per series (its rule and exceptions).': "Un VEVENT por cada repetición de una serie en lugar de uno por serie (con su regla y excepciones).",
   'Whether the event lasts all day.': 'Si el evento dura todo el día.',
   'Whether the event is pinned in calendar views.': 'Si el evento está fijado en las vistas del calendario.',
   'Whether the event is featured.': 'Si el evento es destacado.',

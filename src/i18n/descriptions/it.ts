@@ -5,7 +5,7 @@ export const it: Readonly<Record<string, string>> = {
   'The events the list would return, as one iCalendar file (text/calendar).': "Gli eventi che l’elenco restituirebbe, in un unico file iCalendar (text/calendar).",
   'One event as an iCalendar file (text/calendar).': "Un evento come file iCalendar (text/calendar).",
   'The most events in the file (at most 1000).': "Il numero massimo di eventi nel file (al più 1000).",
-  'One VEVENT per occurrence of a series instead of one per series.': "Un VEVENT per ogni occorrenza di una serie invece di uno per serie.",
+  'One VEVENT per occurrence of a series instead of one per series (its rule and exceptions).': "Un VEVENT per ogni occorrenza di una serie invece di uno per serie (con la sua regola e le eccezioni).",
   'Whether the event lasts all day.': "Se l'evento dura tutto il giorno.",
   'Whether the event is pinned in calendar views.': "Se l'evento è fissato in cima nelle viste del calendario.",
   'Whether the event is featured.': "Se l'evento è in evidenza.",

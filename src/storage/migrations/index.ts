@@ -7,6 +7,7 @@ import { venueCoordinates } from './0005-venue-coordinates.ts';
 import { icalImports } from './0006-ical-imports.ts';
 import { importRecords } from './0007-import-records.ts';
 import { sync } from './0009-sync.ts';
+import { webhooks } from './0010-webhooks.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0006-ical-imports': icalImports(dialect),
         '0007-import-records': importRecords(),
         '0009-sync': sync(dialect),
+        '0010-webhooks': webhooks(dialect),
       };
     },
   };

@@ -67,6 +67,28 @@ export class EventsRepository {
    * PostgreSQL a concurrent write then waits instead of being overwritten from a stale read
    * (SQLite runs one write transaction at a time anyway). Portable SQL: a no-op update.
    */
+  /** Events by id, as of now, in no particular order. */
+  async findByIds(ids: readonly number[]): Promise<EventRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('events').selectAll().where('id', 'in', [...ids]).execute();
+    return rows.map((row) => asOfNow(row, this.nowUtc));
+  }
+
+  /** Every occurrence of these series masters except trashed ones, as of now, in start order. */
+  async occurrencesOf(masterIds: readonly number[]): Promise<EventRow[]> {
+    if (masterIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('post_parent', 'in', [...masterIds])
+      .where('is_series_master', '=', 0)
+      .where('status', '!=', 'trash')
+      .orderBy('start_local')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => asOfNow(row, this.nowUtc));
+  }
+
   async lockRow(id: number): Promise<void> {
     await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
@@ -103,11 +125,11 @@ export class EventsRepository {
    * One page of the list and the total across pages: two queries whatever the page size. With a
    * location search centre, `distances` gives each listed event's venue distance in km.
    */
-  async list(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
+  async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
     const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const total = toInt(counted.n);
-    if (total <= (page - 1) * perPage) return { rows: [], total };
+    if (total <= (page - 1) * perPage || total > (options.rowsUpTo ?? Infinity)) return { rows: [], total };
     const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
     if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
@@ -125,6 +147,11 @@ export class EventsRepository {
       .execute();
     const distances = new Map(rows.map((row) => [row.id, Number(row.geo_distance_km)]));
     return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
+  }
+
+  /** Local start and end of every filtered event, nothing else: per-day counts of a crowded month (55 §4). */
+  async spans(filter: EventListFilter): Promise<Array<{ start_local: string; end_local: string }>> {
+    return this.filtered(filter).select(['events.start_local', 'events.end_local']).execute();
   }
 
   /**

@@ -1,7 +1,9 @@
 import { addressParts, linkedName } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, query } from '../links.ts';
-import type { EventView, LinkedView, PageEnv } from '../model.ts';
+import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import { eventViews } from '../event-view.ts';
+import type { LinkedView, PageEnv } from '../model.ts';
 import { ListNavigation, MonthGroupedEvents } from './list.tsx';
 import { PasswordForm } from './single.tsx';
 
@@ -13,7 +15,7 @@ export interface LinkedPage {
   past: boolean;
   page: number;
   /** In display order. */
-  events: EventView[];
+  events: EventModel[];
   hasNext: boolean;
   from: string;
 }
@@ -62,7 +64,7 @@ export function LinkedPostPage({ env, page }: { env: PageEnv; page: LinkedPage }
           <section aria-labelledby="events-heading">
             <h2 id="events-heading">{t(page.past ? 'page_past' : 'page_upcoming')}</h2>
             {page.events.length > 0 ? (
-              <MonthGroupedEvents env={env} events={page.events} from={page.past ? undefined : page.from} />
+              <MonthGroupedEvents env={env} events={eventViews(env, page.events)} from={page.past ? undefined : page.from} />
             ) : (
               <p>{t(page.past ? 'page_no_results_view' : 'page_no_upcoming')}</p>
             )}

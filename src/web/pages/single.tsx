@@ -3,16 +3,18 @@ import { addDays, datePart, isoWithOffset, timeText } from '../dates.ts';
 import { addressParts, FeaturedLabel, linkedName, localHref, Schedule, TermLinks, venueOf } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, query } from '../links.ts';
+import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import { eventViews } from '../event-view.ts';
 import type { EventView, LinkedView, PageEnv } from '../model.ts';
 
 export interface SinglePage {
-  event: EventView;
+  event: EventModel;
   /** Password-protected and not unlocked: title and schedule only, plus the form (§7.4). */
   locked: boolean;
   wrongPassword: boolean;
   preview: boolean;
-  previous?: EventView;
-  next?: EventView;
+  previous?: EventModel;
+  next?: EventModel;
 }
 
 const compact = (wall: string) => wall.replace(/[-: ]/g, '').replace(/^(\d{8})(\d{6})$/, '$1T$2');
@@ -32,17 +34,39 @@ function locationText(venue: LinkedView | undefined): string | undefined {
   return text === '' ? undefined : text;
 }
 
+/** The description as plain text (50 B.9), cut at 1,000 characters with a pointer to the page. */
+function detailsText(env: PageEnv, event: EventView): string {
+  const details = plainTextExcerpt(event.description, Number.MAX_SAFE_INTEGER);
+  return details.length > 1000 ? `${details.slice(0, 1000)} ${env.t('page_full_description', { url: event.url })}` : details;
+}
+
 function googleCalendarLink(env: PageEnv, event: EventView): string {
   const { dates, ctz } = googleDates(event);
-  let details = plainTextExcerpt(event.description, Number.MAX_SAFE_INTEGER);
-  if (details.length > 1000) details = `${details.slice(0, 1000)} ${env.t('page_full_description', { url: event.url })}`;
   return `https://calendar.google.com/calendar/render${query([
     ['action', 'TEMPLATE'],
     ['text', event.title],
     ['dates', dates],
-    ['details', details],
+    ['details', detailsText(env, event)],
     ['location', locationText(venueOf(event))],
     ['ctz', ctz],
+  ])}`;
+}
+
+/**
+ * R's Outlook "add event" shape (55 §7.3) on Outlook 365 (`office`) or Outlook.com (`live`):
+ * ISO instants with the event's offset; all-day events as dates, the end exclusive like Google's.
+ */
+function outlookLink(env: PageEnv, event: EventView, host: 'office' | 'live'): string {
+  const allDay = event.all_day === true;
+  return `https://outlook.${host}.com/owa/${query([
+    ['path', '/calendar/action/compose'],
+    ['rrv', 'addevent'],
+    ['startdt', allDay ? datePart(event.start_date) : isoWithOffset(event.start_date, event.utc_start_date)],
+    ['enddt', allDay ? addDays(datePart(event.end_date), 1) : isoWithOffset(event.end_date, event.utc_end_date)],
+    ['allday', allDay ? 'true' : undefined],
+    ['subject', event.title],
+    ['body', detailsText(env, event)],
+    ['location', locationText(venueOf(event))],
   ])}`;
 }
 
@@ -151,7 +175,10 @@ function Details({ env, event }: { env: PageEnv; event: EventView }) {
 /** The single event page of 55 §7. */
 export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage }) {
   const { t } = env;
-  const { event } = page;
+  const view = (model: EventModel | undefined) => (model === undefined ? undefined : eventViews(env, [model])[0]);
+  const event = view(page.event)!;
+  const previous = view(page.previous);
+  const next = view(page.next);
   const venue = venueOf(event);
   const ics = `${env.ns}/events/${event.id}.ics`;
   const full = !page.locked;
@@ -182,15 +209,17 @@ export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage 
             <ul>
               <li><a href={googleCalendarLink(env, event)}>Google Calendar</a></li>
               <li><a href={ics} rel="nofollow">iCalendar (.ics)</a></li>
+              <li><a href={outlookLink(env, event, 'office')}>Outlook 365</a></li>
+              <li><a href={outlookLink(env, event, 'live')}>Outlook.com</a></li>
             </ul>
           </details>
         </>
       )}
-      {page.previous || page.next ? (
+      {previous || next ? (
         <nav aria-label={t('page_event_nav')} class="paging">
           <ul>
-            {page.previous ? <li><a href={localHref(env, page.previous.url)}>« {page.previous.title}</a></li> : null}
-            {page.next ? <li><a href={localHref(env, page.next.url)}>{page.next.title} »</a></li> : null}
+            {previous ? <li><a href={localHref(env, previous.url)}>« {previous.title}</a></li> : null}
+            {next ? <li><a href={localHref(env, next.url)}>{next.title} »</a></li> : null}
           </ul>
         </nav>
       ) : null}

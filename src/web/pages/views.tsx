@@ -15,6 +15,8 @@ import {
 import { localHref } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, viewHref, type ViewState } from '../links.ts';
+import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
 
@@ -30,43 +32,46 @@ export interface ViewFrame {
   exportFeed: string;
 }
 
-export interface ListModel extends ViewFrame {
+/** `E`: read models as loaded (EventModel), event views once rendered (EventView). */
+export interface ListModel<E = EventView> extends ViewFrame {
   kind: 'list';
   /** In display order. */
-  events: EventView[];
+  events: E[];
   /** P as a date, for the month headings of upcoming mode. */
   from?: string;
   hasPrevious: boolean;
   hasNext: boolean;
   /** No upcoming events and no keyword: the latest three past ones. */
-  latestPast?: EventView[];
+  latestPast?: E[];
 }
 
-export interface MonthModel extends ViewFrame {
+export interface MonthModel<E = EventView> extends ViewFrame {
   kind: 'month';
   month: string;
   /** Grid cells, first to last (whole weeks). */
   firstCell: string;
   lastCell: string;
-  events: EventView[];
+  events: E[];
+  /** More events than a grid lists (55 §4): how many cover each date, and no events. */
+  dayCounts?: Record<string, number>;
   perDay: number;
   previousMonth?: string;
   nextMonth?: string;
   /** Empty month: the month of the next event start, if any. */
   nextEventMonth?: string;
-  latestPast?: EventView[];
+  latestPast?: E[];
 }
 
-export interface DayModel extends ViewFrame {
+export interface DayModel<E = EventView> extends ViewFrame {
   kind: 'day';
   day: string;
-  events: EventView[];
+  events: E[];
   previousDay?: string;
   nextDay?: string;
   nextEventDay?: string;
 }
 
-export type ViewModel = ListModel | MonthModel | DayModel;
+export type ViewModel<E = EventView> = ListModel<E> | MonthModel<E> | DayModel<E>;
 
 function Page({ env, model, children }: { env: PageEnv; model: ViewModel; children: ComponentChildren }) {
   const jsonLd = model.events.flatMap((event) => (event.json_ld ? [event.json_ld] : []));
@@ -170,7 +175,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
   const weeks = monthCells(model);
   const monthHref = (month: string) => viewHref(env, { ...state, view: 'month', anchor: month, date: undefined });
   const dayHref = (date: string) => viewHref(env, { ...state, view: 'day', anchor: date, date: undefined });
-  const hasEvents = model.events.length > 0;
+  const hasEvents = model.events.length > 0 || model.dayCounts !== undefined;
   return (
     <Page env={env} model={model}>
       <nav aria-label={t('page_month_nav')} class="paging">
@@ -216,7 +221,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
             <tr>
               {week.map((cell, column) => {
                 const other = cell.date.slice(0, 7) !== model.month;
-                const count = cell.spanning.length + cell.timed.length;
+                const count = model.dayCounts?.[cell.date] ?? cell.spanning.length + cell.timed.length;
                 const shown = cell.timed.slice(0, model.perDay);
                 const more = cell.timed.length - shown.length;
                 const classes = [other ? 'other' : '', cell.date === env.today ? 'today' : '', count === 0 ? 'empty' : ''].filter(Boolean).join(' ');
@@ -233,7 +238,13 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                       )}
                       {other ? <span class="vh"> {t(cell.date.slice(0, 7) < model.month ? 'page_previous_month_cell' : 'page_next_month_cell')}</span> : null}
                     </p>
-                    {count > 0 ? (
+                    {count > 0 && model.dayCounts ? (
+                      <p class="day-count">
+                        <a href={dayHref(cell.date)} aria-label={t('page_day_count_label', { count, date: longDate(env.lang, cell.date) })}>
+                          {t('page_day_count', { count })}
+                        </a>
+                      </p>
+                    ) : count > 0 ? (
                       <ul>
                         {cell.spanning.map((event) => {
                           const titled = datePart(event.start_date) === cell.date || column === 0 || cell.date === model.firstCell;
@@ -326,7 +337,10 @@ function DayView({ env, model }: { env: PageEnv; model: DayModel }) {
   );
 }
 
-export function CalendarView({ env, model }: { env: PageEnv; model: ViewModel }) {
+/** A month, list or day view: a pure function of the loaded read models. */
+export function CalendarView({ env, model: loaded }: { env: PageEnv; model: ViewModel<EventModel> }) {
+  const latestPast = loaded.kind === 'day' || loaded.latestPast === undefined ? undefined : eventViews(env, loaded.latestPast);
+  const model = { ...loaded, events: eventViews(env, loaded.events), latestPast } as ViewModel;
   if (model.kind === 'list') return <ListView env={env} model={model} />;
   if (model.kind === 'month') return <MonthView env={env} model={model} />;
   return <DayView env={env} model={model} />;

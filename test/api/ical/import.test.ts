@@ -84,15 +84,99 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(skip.body.items.map((item: any) => [item.result, item.reason]), [['skipped', 'exists']]);
     });
 
-    test('recurrence: the master imported as its first occurrence, overrides skipped, EXRULE dropped', async () => {
+    test('recurrence: RRULE + EXDATE imported as a series, RECURRENCE-ID overrides its occurrence, a refused rule skipped, EXRULE dropped', async () => {
       const { status, body } = await importBytes(t, fixture('overrides.ics'));
       assert.equal(status, 200, JSON.stringify(body));
-      assert.deepEqual(body.items.map((item: any) => [item.result, item.reason ?? item.warnings]), [
-        ['created', ['recurrence-not-expanded']],
-        ['skipped', 'recurrence-override'],
-        ['created', ['recurrence-not-expanded', 'exrule-dropped']],
+      assert.deepEqual(body.items.map((item: any) => [item.line, item.result, item.reason ?? item.warnings]), [
+        [4, 'created', undefined],
+        [13, 'created', undefined],
+        [21, 'skipped', 'recurrence-invalid'],
       ]);
-      assert.equal((await get(t, body.items[0].event_id)).start_date, '2025-04-07 18:00:00');
+      const master = await get(t, body.items[0].event_id);
+      assert.deepEqual(master.recurrence.ical, [
+        'DTSTART;TZID=Europe/Berlin:20250407T180000', 'DTEND;TZID=Europe/Berlin:20250407T190000', 'RRULE:FREQ=WEEKLY;COUNT=6', 'EXDATE;TZID=Europe/Berlin:20250414T180000',
+      ]);
+      const occurrences = (await t.request('GET', `${NS}/events?post_parent=${master.id}&start_date=2025-04-01&end_date=2025-06-30`)).body.events;
+      assert.deepEqual(occurrences.map((event: any) => [event.start_date, event.title]), [
+        ['2025-04-07 18:00:00', 'Yoga'], ['2025-04-21 19:00:00', 'Yoga (late)'], ['2025-04-28 18:00:00', 'Yoga'], ['2025-05-05 18:00:00', 'Yoga'], ['2025-05-12 18:00:00', 'Yoga'],
+      ]);
+      assert.equal(body.items[1].event_id, occurrences[1].id, 'the override is the occurrence of 21 April');
+      assert.equal(occurrences[1].recurrence_id, '2025-04-21 18:00:00');
+      assert.equal(occurrences[1].utc_end_date, '2025-04-21 18:00:00');
+      assert.equal(occurrences[1].recurrence_exception, true);
+
+      const counts = await rowCounts(t);
+      const again = await importBytes(t, fixture('overrides.ics'));
+      assert.deepEqual(again.body.items.map((item: any) => item.result), ['unchanged', 'unchanged', 'skipped']);
+      const edited = await importBytes(t, fixture('overrides.ics').toString().replace('SUMMARY:Yoga (late)', 'SUMMARY:Yoga (later)'));
+      assert.deepEqual(edited.body.items.map((item: any) => item.result), ['unchanged', 'updated', 'skipped']);
+      assert.deepEqual(await rowCounts(t), counts, 'no new rows');
+      assert.equal((await get(t, occurrences[1].id)).title, 'Yoga (later)');
+      assert.equal((await get(t, occurrences[2].id)).title, 'Yoga', 'the other occurrences are untouched');
+
+      const orphan = await importBytes(t, 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:nobody@example.com\r\nRECURRENCE-ID:20250410T100000Z\r\nDTSTART:20250410T110000Z\r\nSUMMARY:Lost\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n');
+      assert.deepEqual(orphan.body.items.map((item: any) => [item.result, item.reason]), [['skipped', 'recurrence-override']]);
+    });
+
+    test('Outlook series: Windows zone names in DTSTART, EXDATE and RECURRENCE-ID; the moved occurrence keeps the series zone', async () => {
+      const { status, body } = await importBytes(t, fixture('outlook-series.ics'));
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.items.map((item: any) => [item.result, item.warnings]), [['created', ['timezone-mapped']], ['created', ['timezone-mapped']]]);
+      const occurrences = (await t.request('GET', `${NS}/events?post_parent=${body.items[0].event_id}&start_date=2025-04-01&end_date=2025-05-31`)).body.events;
+      assert.deepEqual(occurrences.map((event: any) => [event.timezone, event.start_date, event.utc_start_date, event.venue.venue]), [
+        ['Europe/Berlin', '2025-04-08 09:00:00', '2025-04-08 07:00:00', 'Room 4'],
+        ['Europe/Berlin', '2025-04-15 10:00:00', '2025-04-15 08:00:00', 'Room 5'],
+        ['Europe/Berlin', '2025-04-29 09:00:00', '2025-04-29 07:00:00', 'Room 4'],
+        ['Europe/Berlin', '2025-05-06 09:00:00', '2025-05-06 07:00:00', 'Room 4'],
+      ]);
+      assert.equal(body.items[1].event_id, occurrences[1].id);
+    });
+
+    test('a plain event that gains a rule in the file becomes a series, and a plain event again when the rule goes', async () => {
+      const file = (rule: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:club@example.com\r\nDTSTART;TZID=Europe/Rome:20250602T180000\r\nDTEND;TZID=Europe/Rome:20250602T190000\r\n${rule}SUMMARY:Book club\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+      const plain = await importBytes(t, file(''));
+      const id = plain.body.items[0].event_id;
+      const series = await importBytes(t, file('RRULE:FREQ=WEEKLY;COUNT=3\r\n'));
+      assert.equal(series.body.items[0].result, 'updated');
+      const masterId = series.body.items[0].event_id;
+      assert.notEqual(masterId, id);
+      assert.equal((await get(t, id)).post_parent, masterId, 'the event keeps its id as the first occurrence');
+      assert.equal((await get(t, masterId)).occurrences.count, 3);
+      assert.equal((await importBytes(t, file('RRULE:FREQ=WEEKLY;COUNT=3\r\n'))).body.items[0].result, 'unchanged');
+      const again = await importBytes(t, file(''));
+      assert.deepEqual(again.body.items.map((item: any) => [item.result, item.event_id]), [['updated', masterId]]);
+      const master = await get(t, masterId);
+      assert.equal(master.recurrence, undefined, 'a plain event again');
+      assert.equal(master.start_date, '2025-06-02 18:00:00');
+    });
+
+    test('billion-laughs recurrences: refused rules skip, the occurrences of one file are capped (413, nothing written)', async () => {
+      const before = await rowCounts(t);
+      const series = (i: number, rule: string) => `BEGIN:VEVENT\r\nUID:flood-${i}@example.com\r\nDTSTART:20250410T100000Z\r\nSUMMARY:Flood ${i}\r\nRRULE:${rule}\r\nEND:VEVENT\r\n`;
+      const file = (rules: string[]) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${rules.map((rule, i) => series(i, rule)).join('')}END:VCALENDAR\r\n`;
+      const refused = await importBytes(t, file(['FREQ=SECONDLY;COUNT=999999999', 'FREQ=DAILY;COUNT=99999', 'FREQ=HOURLY']), '?dry_run=1');
+      assert.equal(refused.status, 200, JSON.stringify(refused.body));
+      assert.deepEqual(refused.body.items.map((item: any) => item.reason), ['recurrence-invalid', 'recurrence-invalid', 'recurrence-invalid']);
+      const flood = await importBytes(t, file(Array.from({ length: 8 }, () => 'FREQ=DAILY;COUNT=700')));
+      assert.deepEqual([flood.status, flood.body.code, flood.body.data.reason], [413, 'ical-too-large', 'too-large']);
+      assert.deepEqual(await rowCounts(t), before);
+    });
+
+    test('GEO: coordinates on a venue the import creates; ignored with a warning on a reused venue, out of range, or without LOCATION', async () => {
+      const vevent = (uid: string, lines: string) => `BEGIN:VEVENT\r\nUID:${uid}@geo.example\r\nDTSTART:20250420T100000Z\r\nSUMMARY:Geo ${uid}\r\n${lines}END:VEVENT\r\n`;
+      const file = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${[
+        vevent('a', 'LOCATION:Torre\\, Piazza dei Miracoli\r\nGEO:43.723;10.3966\r\n'),
+        vevent('b', 'LOCATION:Torre\\, Piazza dei Miracoli\r\nGEO:43.8;10.5\r\n'),
+        vevent('c', 'LOCATION:Elsewhere\r\nGEO:95;10\r\n'),
+        vevent('d', 'GEO:43.7;10.4\r\n'),
+      ].join('')}END:VCALENDAR\r\n`;
+      const { status, body } = await importBytes(t, file);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.items.map((item: any) => item.warnings), [undefined, ['geo-ignored'], ['geo-ignored'], ['geo-ignored']]);
+      const venue = (await get(t, body.items[0].event_id)).venue;
+      assert.deepEqual([venue.venue, venue.geo_lat, venue.geo_lng], ['Torre', 43.723, 10.3966]);
+      assert.equal((await get(t, body.items[1].event_id)).venue.id, venue.id, 'reused, coordinates kept');
+      assert.equal((await get(t, body.items[2].event_id)).venue.geo_lat, undefined);
     });
 
     test('dry run reports what a real run would do and writes nothing', async () => {
@@ -126,9 +210,12 @@ for (const dialect of DIALECTS) {
       const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
       assert.equal((await importBytes(t, garbage)).body.data.reason, 'invalid-utf8');
       const laughs = await importBytes(t, fixture('billion-laughs.ics'));
-      assert.deepEqual([laughs.status, laughs.body.code, laughs.body.data.reason], [413, 'ical-too-large', 'too-large']);
-      const huge = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:${'x'.repeat(10_000_000)}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
-      assert.equal((await importBytes(t, huge)).status, 413);
+      assert.deepEqual([laughs.status, laughs.body.code, laughs.body.data], [413, 'ical-too-large', { status: 413, reason: 'too-large', limit: 'nesting', line: 10 }]);
+      // 10 MB of one property, folded over many physical lines: the line where it starts.
+      const folded = 'x'.repeat(10_000_000).replace(/(.{74})/g, '$1\r\n ');
+      const huge = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:huge@example.com\r\nSUMMARY:${folded}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+      const tooLong = await importBytes(t, huge, '?dry_run=1');
+      assert.deepEqual([tooLong.status, tooLong.body.data.limit, tooLong.body.data.line], [413, 'line', 5]);
       assert.deepEqual(await rowCounts(t), before);
     });
 

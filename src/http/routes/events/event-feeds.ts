@@ -6,7 +6,7 @@ import { slugify } from '../../../domain/text/slug.ts';
 import { formatWall } from '../../../domain/dates/datetime-format.ts';
 import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
 import type { ReadCache } from '../../../services/read-cache.ts';
-import type { Database } from '../../../storage/schema.ts';
+import type { Database, EventRow } from '../../../storage/schema.ts';
 import type { ArgSpecs } from '../../rest/arg-spec.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../../rest/endpoint.ts';
@@ -17,6 +17,8 @@ import { isPositiveInteger, rule } from '../../rest/validators.ts';
 import { pageSize } from '../../../domain/reasons.ts';
 import { loadEventModels } from '../../serializers/event-serializer.ts';
 import { renderCalendar, type CalendarHead } from '../../serializers/ical/calendar-renderer.ts';
+import { isException, type CalendarEntry } from '../../serializers/ical/series-vevents.ts';
+import type { Status } from '../../../domain/status.ts';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
 import { resolveListRequest, type ListRequest } from './event-list.ts';
@@ -99,19 +101,68 @@ async function calendarName(deps: FeedDeps, ctx: RestContext, query: ListRequest
   return plain === '' ? site : `${site} – ${plain}`;
 }
 
+interface EntryOptions {
+  /** Occurrences stand for their whole series (the feed without `expand`), else for themselves. */
+  asSeries: boolean;
+  /** Whether the request shows an occurrence; the others are excluded from their series' rule. */
+  shows: (event: EventRow) => boolean;
+  locked: (event: EventRow) => boolean;
+}
+
+/**
+ * The entries of a file in list order (60 §7): plain events; a series master with its
+ * occurrences; without `expand`, each series once where its first listed occurrence stands.
+ * Masters, occurrences and their links are loaded in batches: a fixed number of queries.
+ */
+async function calendarEntries(deps: FeedDeps, ctx: RestContext, rows: readonly EventRow[], options: EntryOptions): Promise<CalendarEntry[]> {
+  const masterOf = (event: EventRow) => (event.is_series_master === 1 ? event.id : options.asSeries ? event.post_parent : 0);
+  const masterIds = [...new Set(rows.map(masterOf).filter((id) => id !== 0))];
+  const { masters, occurrences } = await deps.events.seriesOf(masterIds, ctx.now);
+  const masterRows = new Map(masters.map((event) => [event.id, event]));
+  const members = (masterId: number) => occurrences.filter((event) => event.post_parent === masterId);
+  const exceptions = masters.flatMap((master) => members(master.id).filter((event) => options.shows(event) && isException(event, master)));
+  // Read models only for what is written: the rows, the masters and the exception VEVENTs.
+  const unique = new Map([...rows, ...masters, ...exceptions].map((event) => [event.id, event]));
+  const models = new Map((await loadEventModels(deps.db, [...unique.values()], ctx, { locked: options.locked })).map((model) => [model.event.id, model]));
+  const entries: CalendarEntry[] = [];
+  const written = new Set<number>();
+  for (const row of rows) {
+    const masterId = masterOf(row);
+    const master = masterRows.get(masterId);
+    if (masterId === 0 || master === undefined) {
+      entries.push(models.get(row.id)!);
+      continue;
+    }
+    if (written.has(masterId)) continue;
+    written.add(masterId);
+    const all = members(masterId);
+    entries.push({
+      master: models.get(masterId)!,
+      exceptions: exceptions.filter((event) => event.post_parent === masterId).map((event) => models.get(event.id)!),
+      hidden: all.filter((event) => !options.shows(event)).map((event) => event.recurrence_id ?? event.start_local),
+      lastEnd: all.reduce((last, event) => (event.end_local > last ? event.end_local : last), master.end_local),
+    });
+  }
+  return entries;
+}
+
 async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<RestResponse> {
   const request = await resolveListRequest(deps, ctx, params);
   const limit = Math.min(params.get<number>('limit'), LIMIT_MAX);
+  const expand = params.get<boolean>('expand') === true;
   const site = siteNameOf(deps, ctx);
   const cache = await deps.files.open(deps.db, formatWall(ctx.now));
-  const file = await cache.get(JSON.stringify(['feed', ...request.cacheKey, limit, site]), async () => {
+  const file = await cache.get(JSON.stringify(['feed', ...request.cacheKey, limit, site, expand]), async () => {
     const { rows, total } = await deps.events.list(request.filter, 1, limit, ctx.now);
-    const models = await loadEventModels(deps.db, rows, ctx, {
+    const { statuses, withHidden } = request.filter;
+    const entries = await calendarEntries(deps, ctx, rows, {
+      asSeries: !expand,
+      shows: (event) => statuses.includes(event.status as Status) && (withHidden === true || event.hide_from_listings === 0),
       locked: (event) => !isUnlocked(eventOwnership(event), ctx.user, request.unlock),
     });
     const head: CalendarHead = { siteName: site, name: await calendarName(deps, ctx, request.query, site), packageVersion, siteZone: deps.siteZone };
-    const rendered = renderCalendar(models, ctx, head);
-    return { body: new FileBody(rendered.text, CALENDAR_TYPE, entityTag(rendered.text)), total, truncated: rendered.emitted < total };
+    const rendered = renderCalendar(entries, ctx, head);
+    return { body: new FileBody(rendered.text, CALENDAR_TYPE, entityTag(rendered.text)), total, truncated: rendered.emitted < entries.length || rows.length < total };
   });
   const headers = fileHeaders(ctx, params, fileName(site, 'events'));
   headers['X-TEC-Total'] = String(file.total);
@@ -127,12 +178,18 @@ async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Para
   if (event.status === 'trash') throw new RestError(403, 'event-no-longer-available');
   const record = eventOwnership(event);
   if (!canReadRecord(ctx.user, record)) throw new RestError(403, 'event-not-accessible');
-  const locked = !isUnlocked(record, ctx.user, { password: params.raw.password, contextEdit: params.raw.context === 'edit' });
+  const unlock = { password: params.raw.password, contextEdit: params.raw.context === 'edit' };
+  const locked = !isUnlocked(record, ctx.user, unlock);
   const site = siteNameOf(deps, ctx);
-  const file = await cache.get(JSON.stringify(['event', id, ctx.lang, ctx.urls.origin, locked, site]), async () => {
-    const models = await loadEventModels(deps.db, [event], ctx, { locked: () => locked });
+  const file = await cache.get(JSON.stringify(['event', id, ctx.lang, ctx.urls.origin, locked, site, ctx.user?.id ?? null]), async () => {
+    // A master's file is its series (60 §7): the occurrences its reader may see, each unlocked as the master is.
+    const entries = await calendarEntries(deps, ctx, [event], {
+      asSeries: false,
+      shows: (member) => canReadRecord(ctx.user, eventOwnership(member)),
+      locked: (member) => (member.id === event.id ? locked : !isUnlocked(eventOwnership(member), ctx.user, unlock)),
+    });
     const head: CalendarHead = { siteName: site, name: event.title.trim() || site, packageVersion, siteZone: deps.siteZone };
-    const rendered = renderCalendar(models, ctx, head);
+    const rendered = renderCalendar(entries, ctx, head);
     return { body: new FileBody(rendered.text, CALENDAR_TYPE, entityTag(rendered.text)), total: 1, truncated: false };
   });
   return { body: file.body, headers: fileHeaders(ctx, params, fileName(site, event.slug || `event-${event.id}`)) };
@@ -149,7 +206,7 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
     args: {
       ...listArgs(argDeps, geoSearchArgs(deps.geoDefaults, 'events')),
       limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: rule(isPositiveInteger, pageSize(LIMIT_MAX)) },
-      expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series.' },
+      expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series (its rule and exceptions).' },
     },
     handler: (ctx, params) => feed(deps, ctx, params),
   };

@@ -1,12 +1,13 @@
 import ICAL from 'ical.js';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
 import { ZERO_DATETIME } from '../../../domain/dates/datetime-format.ts';
-import { eventPageUrl } from '../../../domain/events/event-web.ts';
+import { occurrencePageUrl } from '../../../domain/events/event-web.ts';
 import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
 import type { EventModel } from '../event-serializer.ts';
 import type { RestContext } from '../../rest/context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
-import { spanOf, tzidZone, vtimezones } from './vtimezone.ts';
+import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
+import { addRecurrence, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';
 
 // RFC 5545 §3.1: at most 75 octets per line. ical.js counts the continuation's leading space
 // outside its fold length, so 74 keeps every line within 75.
@@ -32,7 +33,7 @@ export interface CalendarHead {
 
 export interface RenderedCalendar {
   text: string;
-  /** Events written; fewer than given when the byte cap stopped the file. */
+  /** Entries written; fewer than given when the byte cap stopped the file. */
   emitted: number;
 }
 
@@ -60,14 +61,26 @@ function location(venue: Record<string, unknown>): string {
   return [str(venue.venue), str(venue.address), str(venue.city), region, str(venue.zip), country].filter((part) => part !== '').join(', ');
 }
 
-function addTimes(component: ICAL.Component, model: EventModel): void {
+/**
+ * SEQUENCE (B.9) until records carry a revision: the last modification in whole seconds since
+ * 2000-01-01 UTC. Every write stamps `modified_utc` with the current time, so the number grows
+ * with each update (two writes within one second share it); it fits RFC 5545's INTEGER until 2068.
+ */
+export function sequenceOf(modifiedUtc: string): number {
+  const millis = Date.parse(`${modifiedUtc.replace(' ', 'T')}Z`);
+  return Number.isNaN(millis) ? 0 : Math.max(0, Math.floor((millis - SEQUENCE_EPOCH) / 1000));
+}
+
+const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
+
+function addTimes(component: ICAL.Component, model: EventModel, zone: string | undefined): void {
   const { event } = model;
   if (event.all_day === 1) {
     component.addProperty(dateProperty('dtstart', event.start_local, 0));
     component.addProperty(dateProperty('dtend', event.end_local, 1));
     return;
   }
-  const local = tzidZone(model) !== undefined;
+  const local = zone !== undefined;
   const add = (name: string, wall: string, utc: string) => {
     const property = new ICAL.Property(name);
     property.setValue(local ? timeOf(wall, false) : timeOf(utc, true));
@@ -91,16 +104,24 @@ function addUtc(component: ICAL.Component, name: string, utc: string): void {
   component.addProperty(property);
 }
 
+/** How a VEVENT stands in a series (60 §7): the master with its rule, or one instance of it. */
+export type SeriesRole = { master: SeriesModel } | { instanceOf: EventModel };
+
 /** One VEVENT (50 B.9), blanked as B.4 when the request left the event locked. */
-export function renderEvent(model: EventModel, ctx: RestContext): ICAL.Component {
+export function renderEvent(model: EventModel, ctx: RestContext, role?: SeriesRole): ICAL.Component {
   const { event } = model;
-  const url = eventPageUrl(ctx.urls.edition, event);
+  const url = occurrencePageUrl(ctx.urls.edition, event);
   const component = new ICAL.Component('vevent');
-  component.addPropertyWithValue('uid', eventUid(ctx, event.id));
+  const uidOf = role !== undefined && 'instanceOf' in role ? role.instanceOf.event.id : event.id;
+  component.addPropertyWithValue('uid', eventUid(ctx, uidOf));
+  component.addPropertyWithValue('sequence', sequenceOf(event.modified_utc));
   addUtc(component, 'dtstamp', event.modified_utc);
   if (event.date_utc !== ZERO_DATETIME) addUtc(component, 'created', event.date_utc);
   addUtc(component, 'last-modified', event.modified_utc);
-  addTimes(component, model);
+  if (role !== undefined && 'instanceOf' in role) component.addProperty(recurrenceIdOf(role.instanceOf, event));
+  // A series' DTSTART keeps its zone even in a repeated hour: clients expand the rule in it.
+  addTimes(component, model, role !== undefined && 'master' in role ? seriesZone(event) : tzidZone(model));
+  if (role !== undefined && 'master' in role) addRecurrence(component, role.master);
   component.addPropertyWithValue('summary', icalText(htmlToPlainText(event.title)));
   const description = model.locked ? ctx.t('ical_content_protected') : capDescription(htmlToPlainText(event.description), url);
   if (description !== '') component.addPropertyWithValue('description', icalText(description));
@@ -116,6 +137,13 @@ function addContentLinks(component: ICAL.Component, model: EventModel): void {
   if (!Array.isArray(model.venue)) {
     const text = location(model.venue);
     if (text !== '') component.addPropertyWithValue('location', icalText(text));
+    const { geo_lat: lat, geo_lng: lng } = model.venue;
+    // A password-protected venue reads 0/0 (70 §2.2): no GEO then.
+    if (typeof lat === 'number' && typeof lng === 'number' && !(lat === 0 && lng === 0)) {
+      const geo = new ICAL.Property('geo');
+      geo.setValue([lat, lng]);
+      component.addProperty(geo);
+    }
   }
   const organizer = model.organizer.find((item) => /^[^\s@]+@[^\s]+$/.test(str(item.email)));
   if (organizer) {
@@ -162,20 +190,41 @@ function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
   return component;
 }
 
+/** The VEVENTs of one entry: a plain event, or a series master with its exception VEVENTs (60 §7). */
+function renderEntry(entry: CalendarEntry, ctx: RestContext): string {
+  if (!isSeries(entry)) return renderEvent(entry, ctx).toString();
+  const master = entry.master;
+  return [renderEvent(master, ctx, { master: entry }), ...entry.exceptions.map((member) => renderEvent(member, ctx, { instanceOf: master }))]
+    .map((component) => component.toString())
+    .join(CRLF);
+}
+
+/**
+ * Where an entry writes wall clocks: a series from its first instance to its last materialised
+ * occurrence or its horizon, since clients expand the rule that far with these zone rules (60 §7).
+ */
+function zoneUses(entry: CalendarEntry): ZoneUse[] {
+  if (!isSeries(entry)) return [zoneUse(entry)];
+  const { event } = entry.master;
+  const last = [event.end_local, entry.lastEnd, event.recurrence_horizon ?? ''].reduce((a, b) => (a > b ? a : b));
+  return [{ zone: seriesZone(event), start: event.start_local, end: last }, ...entry.exceptions.map(zoneUse)];
+}
+
 /**
  * The calendar file of 50 B.7–B.10, a pure function of the read models: header, the VTIMEZONE
- * blocks of the zones the emitted events use, the VEVENTs in the given order, and a final CRLF.
- * Events that would carry the body past 8 MiB are left out (B.6).
+ * blocks of the zones the emitted entries use, their VEVENTs in the given order, and a final
+ * CRLF. Entries that would carry the body past 8 MiB are left out (B.6).
  */
-export function renderCalendar(models: readonly EventModel[], ctx: RestContext, calendar: CalendarHead): RenderedCalendar {
+export function renderCalendar(entries: readonly CalendarEntry[], ctx: RestContext, calendar: CalendarHead): RenderedCalendar {
   const [opening, closing] = splitLast(head(ctx, calendar).toString());
-  const events = models.map((model) => renderEvent(model, ctx).toString());
+  const events = entries.map((entry) => renderEntry(entry, ctx));
+  const uses = entries.map(zoneUses);
   // The zones of every candidate over their widest span bound the zone blocks of any subset.
-  const reserve = bytes(opening) + bytes(closing) + 4 + bytes(vtimezones(spanOf(models)).join(CRLF));
+  const reserve = bytes(opening) + bytes(closing) + 4 + bytes(vtimezones(spanOf(uses.flat())).join(CRLF));
   let size = reserve;
   let emitted = 0;
   while (emitted < events.length && size + bytes(events[emitted]) + 2 <= BODY_MAX_BYTES) size += bytes(events[emitted++]) + 2;
-  const zones = vtimezones(spanOf(models.slice(0, emitted)));
+  const zones = vtimezones(spanOf(uses.slice(0, emitted).flat()));
   const text = [opening, ...zones, ...events.slice(0, emitted), closing].join(CRLF) + CRLF;
   return { text, emitted };
 }

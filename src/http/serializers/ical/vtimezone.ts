@@ -3,6 +3,7 @@ import { parseTimeZone, isRepeatedWallClock } from '../../../domain/dates/time-z
 import { standingOffset, zoneTransitions } from '../../../domain/dates/zone-transitions.ts';
 import { timeOf } from './ical-values.ts';
 import type { EventModel } from '../event-serializer.ts';
+import type { EventRow } from '../../../storage/schema.ts';
 
 const MAX_SPAN_YEARS = 30;
 
@@ -27,23 +28,41 @@ const tzidZones = new WeakMap<EventModel, string | undefined>();
 
 function decideTzid(model: EventModel): string | undefined {
   const { event } = model;
-  if (event.all_day === 1) return undefined;
-  const zone = parseTimeZone(event.timezone);
-  if (zone?.kind !== 'iana' || zone.name === 'UTC') return undefined;
-  if (isRepeatedWallClock(event.start_local, event.timezone) || isRepeatedWallClock(event.end_local, event.timezone)) return undefined;
-  return event.timezone;
+  const zone = seriesZone(event);
+  if (zone === undefined || isRepeatedWallClock(event.start_local, zone) || isRepeatedWallClock(event.end_local, zone)) return undefined;
+  return zone;
 }
 
-export function spanOf(models: readonly EventModel[]): ZoneSpan {
+/**
+ * The zone a series master's DTSTART names (60 §7): its IANA zone other than UTC, even in a
+ * repeated hour, since clients expand the rule in it; undefined = UTC instants (UTC, offsets).
+ */
+export function seriesZone(event: EventRow): string | undefined {
+  if (event.all_day === 1) return undefined;
+  const zone = parseTimeZone(event.timezone);
+  return zone?.kind === 'iana' && zone.name !== 'UTC' ? event.timezone : undefined;
+}
+
+/** A zone a file writes wall clocks in, from one start to one end. */
+export interface ZoneUse {
+  zone: string | undefined;
+  start: string;
+  end: string;
+}
+
+export function zoneUse(model: EventModel): ZoneUse {
+  return { zone: tzidZone(model), start: model.event.start_local, end: model.event.end_local };
+}
+
+export function spanOf(uses: readonly ZoneUse[]): ZoneSpan {
   const zones = new Set<string>();
   let fromYear = Infinity;
   let toYear = -Infinity;
-  for (const model of models) {
-    const zone = tzidZone(model);
-    if (zone === undefined) continue;
-    zones.add(zone);
-    fromYear = Math.min(fromYear, Number(model.event.start_local.slice(0, 4)) - 1);
-    toYear = Math.max(toYear, Number(model.event.end_local.slice(0, 4)) + 1);
+  for (const use of uses) {
+    if (use.zone === undefined) continue;
+    zones.add(use.zone);
+    fromYear = Math.min(fromYear, Number(use.start.slice(0, 4)) - 1);
+    toYear = Math.max(toYear, Number(use.end.slice(0, 4)) + 1);
   }
   return { zones: [...zones].sort(), fromYear, toYear: Math.min(toYear, fromYear + MAX_SPAN_YEARS - 1) };
 }
