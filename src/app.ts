@@ -62,7 +62,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerAuth(app, users, { basePath: config.basePath, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
   await registerBodyParsers(app, config.bodyLimit);
 
-  const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock };
+  const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);

@@ -30,6 +30,10 @@ export interface Config {
   requestTimeoutMs: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). */
   trustProxy: boolean;
+  /** 80 §1.3: writes to existing records without If-Match are refused (428). */
+  requireIfMatch: boolean;
+  /** 80 §3.8: days of change-feed history kept. */
+  changesRetentionDays: number;
   /** The site's name in page titles, feeds and iCalendar files; null = the host of the public origin (50 B.7). */
   siteName: string | null;
   /** Largest iCalendar file an import reads (50 C.9). */
@@ -237,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
     requestTimeoutMs: integer(env, 'CALENDAR_REQUEST_TIMEOUT', 30_000, 1_000, 3_600_000),
     trustProxy: flag(env.CALENDAR_TRUST_PROXY),
+    requireIfMatch: flag(env.CALENDAR_REQUIRE_IF_MATCH),
+    changesRetentionDays: integer(env, 'CALENDAR_CHANGES_RETENTION_DAYS', 30, 1, 36_500),
     siteName: env.CALENDAR_SITE_NAME?.trim() || null,
     importMaxBytes: integer(env, 'CALENDAR_IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/dates/clock.ts';
 import { UsersService } from './services/users-service.ts';
 import { startSeriesExtension } from './services/recurrence-job.ts';
+import { startFeedJobs } from './services/feed-jobs.ts';
 import { SeriesService } from './services/series-service.ts';
 import { openStorage } from './storage/database.ts';
 import { WebhookDelivery } from './services/webhooks/delivery-worker.ts';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     );
   }
   const app = await buildApp({ config, storage });
+  const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => app.log.error({ err: error }, 'change feed maintenance failed'));
   const stopDelivery = new WebhookDelivery({ storage, settings: config.webhooks, fanOut: changeFanOut(storage, config), onError: (error) => app.log.error({ err: error }, 'delivering webhooks failed') }).start();
   const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
 
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     stopExtension();
+    stopFeedJobs();
     try {
       await stopDelivery();
       await app.close();

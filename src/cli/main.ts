@@ -5,6 +5,7 @@ import { systemClock } from '../domain/dates/clock.ts';
 import { InvalidParamsError, RestError } from '../domain/errors.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UsersService } from '../services/users-service.ts';
+import { resetFeed } from '../services/feed-jobs.ts';
 import { openStorage } from '../storage/database.ts';
 import { importIcsCommand } from './import-ics.ts';
 import { importSiteCommand } from './import-site.ts';
@@ -15,6 +16,8 @@ const USAGE = `usage: calendar users <command>
   users list                                   list users
   users remove LOGIN|ID                        delete a user
   users new-password LOGIN|ID                  print a new application password (old ones keep working)
+       calendar changes reset
+  changes reset                                after restoring a backup: every change-feed cursor answers 410 reset
        calendar import site URL [options]
   import site URL                              copy a whole calendar from a live site (calendar import site --help)
        calendar webhooks <command>             subscriptions that receive signed change messages (calendar webhooks --help)
@@ -41,6 +44,15 @@ async function run(argv: string[]): Promise<void> {
     options: { role: { type: 'string' }, email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [group, command, ref] = positionals;
+  if (!values.help && group === 'changes' && command === 'reset') {
+    const storage = await openStorage(loadConfig().databaseUrl);
+    try {
+      console.log(`change feed epoch renewed: ${await resetFeed(storage.db)}`);
+    } finally {
+      await storage.close();
+    }
+    return;
+  }
   if (values.help || group !== 'users' || !command) throw new UsageError('');
   const storage = await openStorage(loadConfig().databaseUrl);
   const users = new UsersService(storage, systemClock);

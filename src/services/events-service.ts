@@ -30,6 +30,7 @@ import { isRecurrenceRemoval } from '../domain/recurrence/recurrence-input.ts';
 import { loadRecurrence } from '../domain/recurrence/series.ts';
 import { nominalEnd } from '../domain/recurrence/expand.ts';
 import { resolveEventTerms } from './terms-service.ts';
+import { checkPrecondition, type Precondition, type RecordTag } from '../domain/sync/preconditions.ts';
 
 /**
  * The writable fields of an event, as validated request values. A property that is absent was
@@ -82,6 +83,11 @@ export function eventOwnership(event: EventRow): OwnedRecord & { password: strin
     preTrashStatus: event.pre_trash_status as Status | null,
     password: event.password,
   };
+}
+
+/** The parts of an event's entity tag (80 §1.1). */
+export function eventTag(event: EventRow): RecordTag {
+  return { kind: 'e', id: event.id, revision: event.revision ?? 0 };
 }
 
 const SLUG_MAX = 200;
@@ -276,14 +282,15 @@ export class EventsService {
    * `describe` renders the updated event inside the transaction, so that the answer shows what
    * this request stored, not what a concurrent write made of it a moment later.
    */
-  async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields)));
+  async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
+    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, precondition)));
   }
 
   /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */
-  async updateIn(trx: Kysely<Database>, ctx: RestContext, user: User, id: number, fields: EventFields): Promise<EventRow> {
+  async updateIn(trx: Kysely<Database>, ctx: RestContext, user: User, id: number, fields: EventFields, precondition?: Precondition): Promise<EventRow> {
     const now = ctx.now;
     const { event: current, master } = await this.lockedMember(trx, id, now);
+    checkPrecondition(precondition, eventTag(current));
     if (master !== undefined) {
       const scope = fields.scope ?? 'this';
       if (scope === 'this') await this.updateOccurrence(trx, ctx, user, current, master, fields);
@@ -480,10 +487,11 @@ export class EventsService {
    * `scope` says whether it goes alone, with the rest of its series, or with the whole series.
    * `describe` as for update.
    */
-  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
+      checkPrecondition(precondition, eventTag(current));
       const nowUtc = formatWall(now);
       const modified = { modified_local: utcToWall(nowUtc, this.siteZone), modified_utc: nowUtc };
       const events = new EventsRepository(trx, nowUtc);
@@ -506,9 +514,10 @@ export class EventsService {
    * trash would take, 60 §6.2); `describe` renders the event as it was, inside the same
    * transaction, before anything is removed.
    */
-  async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+  async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const { event: current, master } = await this.lockedMember(trx, id, now);
+      checkPrecondition(precondition, eventTag(current));
       const previous = await describe(trx, current);
       const series = new SeriesRepository(trx);
       if (master !== undefined && (scope ?? 'this') !== 'all') {

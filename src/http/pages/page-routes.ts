@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { Config } from '../../config.ts';
@@ -34,6 +33,7 @@ import { serializeVenue } from '../serializers/venue-serializer.ts';
 import { PageData } from './page-data.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
+import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
 /** A page answer before headers: HTML with its status, or a redirect. */
 type Answer =
@@ -42,16 +42,6 @@ type Answer =
 
 const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/** Body tag of 80 §1.1: `"l-"` + the first 16 bytes of SHA-256 over the body, base64url. */
-function bodyTag(html: string): string {
-  return `"l-${createHash('sha256').update(html).digest().subarray(0, 16).toString('base64url')}"`;
-}
-
-function matchesTag(header: string | undefined, tag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((candidate) => candidate.trim() === tag || candidate.trim() === '*');
-}
 
 function isLoopback(origin: string): boolean {
   const host = new URL(origin).hostname;
@@ -255,9 +245,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
     if (result.noindex) reply.header('X-Robots-Tag', 'noindex');
     if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
-    const tag = bodyTag(result.html);
+    const tag = entityTag(result.html);
     reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);
-    if (result.status === 200 && matchesTag(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.send(request.method === 'HEAD' ? '' : result.html);
   };
 

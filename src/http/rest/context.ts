@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { translate, type Language, type MessageKey, type MessageVars } from '../../i18n/catalog.ts';
 import type { User } from '../../domain/users/user.ts';
 import { UrlBuilder } from './urls.ts';
+import type { Precondition } from '../../domain/sync/preconditions.ts';
 
 /** What a handler knows about the request it serves, independent of HTTP details. */
 export interface RestContext {
@@ -11,6 +12,8 @@ export interface RestContext {
   readonly urls: UrlBuilder;
   /** The request's instant (from the injectable clock): every rule of one request sees the same now. */
   readonly now: Date;
+  /** 80 §1.3: the request's If-Match header and whether writes must send one. */
+  readonly precondition?: Precondition;
   t(key: MessageKey, vars?: MessageVars): string;
 }
 
@@ -20,6 +23,7 @@ export interface ContextOptions {
   /** The namespace the route was mounted under (the service's own or an alias). */
   namespace: string;
   now: Date;
+  requireIfMatch?: boolean;
 }
 
 export function createContext(request: FastifyRequest, options: ContextOptions): RestContext {
@@ -30,6 +34,7 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
     user: request.user,
     urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
     now: options.now,
+    precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     t: (key, vars) => translate(lang, key, vars),
   };
 }

@@ -1,6 +1,7 @@
 import type { ArgSpecs } from './arg-spec.ts';
 import type { RestContext } from './context.ts';
 import type { Params } from './validate-args.ts';
+import type { RecordTag } from '../../domain/sync/preconditions.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -8,6 +9,8 @@ export interface RestResponse {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A single record's answer: its tag carries kind, id and revision (80 §1.1); other answers get a list tag. */
+  etag?: RecordTag;
 }
 
 /**

@@ -12,6 +12,8 @@ export interface RegisterOptions {
   basePath: string;
   publicUrl: string | null;
   clock: Clock;
+  /** 80 §1.3 (`CALENDAR_REQUIRE_IF_MATCH`). */
+  requireIfMatch?: boolean;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -49,7 +51,7 @@ export function registerNamespace(app: FastifyInstance, def: NamespaceDef, optio
 
 function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions, namespace: string, prefix: string): void {
   const context = (request: FastifyRequest): RestContext =>
-    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, namespace, now: options.clock() });
+    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, namespace, now: options.clock(), requireIfMatch: options.requireIfMatch });
 
   const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);
@@ -57,7 +59,7 @@ function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions
     const params = await validateArgs(endpoint.args, merged, ctx, shadowed);
     if (endpoint.permission && !(await endpoint.permission(ctx, params))) throw forbidden(ctx.user === null);
     const result = await endpoint.handler(ctx, params);
-    return sendJson(request, reply, result.status ?? 200, result.body, result.headers);
+    return sendJson(request, reply, result.status ?? 200, result.body, result.headers, result.etag);
   };
 
   for (const route of def.routes) {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, pickFields } from './response-shaping.ts';
+import { entityTag, noneMatchHits, type RecordTag } from '../../domain/sync/preconditions.ts';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
@@ -26,46 +27,51 @@ export class FileBody {
     readonly contentType: string,
     readonly etag: string,
   ) {}
-
-  matches(ifNoneMatch: string | undefined): boolean {
-    if (ifNoneMatch === undefined) return false;
-    return ifNoneMatch.split(',').some((tag) => {
-      const trimmed = tag.trim().replace(/^W\//, '');
-      return trimmed === '*' || trimmed === this.etag;
-    });
-  }
 }
 
 function sendFile(request: FastifyRequest, reply: FastifyReply, status: number, body: FileBody, headers: Record<string, string>): FastifyReply {
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   reply.header('ETag', body.etag);
-  if (body.matches(request.headers['if-none-match'])) return reply.code(304).send();
+  if (noneMatchHits(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
   reply.code(status).type(body.contentType);
   return reply.send(request.method === 'HEAD' ? '' : body.text);
 }
 
-/** Writes a JSON response, honouring `_fields` (success only) and `_envelope`. */
+/**
+ * Writes a JSON response, honouring `_fields` (success only) and `_envelope`. A successful GET/HEAD
+ * (and a write answering with one record) carries a strong `ETag` over the exact body bytes, so it
+ * works whatever produced the body (a cache, a serializer); a matching `If-None-Match` on GET/HEAD
+ * gets 304 with the same headers and no body (80 §1.2). The envelope ignores conditionals.
+ */
 export function sendJson(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
+  record?: RecordTag,
 ): FastifyReply {
   if (body instanceof FileBody) return sendFile(request, reply, status, body, headers);
   const fields = queryValue(request, '_fields');
   const reshaped = typeof fields === 'string' || queryValue(request, '_envelope') !== undefined;
-  if (body instanceof JsonText && !reshaped) {
-    reply.code(status).type(JSON_TYPE);
-    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-    return reply.send(request.method === 'HEAD' ? '' : body.text);
-  }
   let payload = body instanceof JsonText ? body.value : body;
   if (status < 400 && typeof fields === 'string') payload = pickFields(payload, fields);
   if (queryValue(request, '_envelope') !== undefined) {
     return reply.code(200).type(JSON_TYPE).send(JSON.stringify(envelope(status, payload, headers)));
   }
+  const text = body instanceof JsonText && !reshaped ? body.text : JSON.stringify(payload);
   reply.code(status).type(JSON_TYPE);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.send(request.method === 'HEAD' ? '' : JSON.stringify(payload));
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  if ((read && status === 200) || (!read && status < 300 && record !== undefined)) {
+    const tag = entityTag(text, record);
+    reply.header('ETag', tag);
+    if (read) {
+      // Visitors' answers may be stored but must be revalidated (signed-in ones stay private, no-store).
+      if (request.user === null) reply.header('Cache-Control', 'no-cache');
+      reply.header('Vary', 'Authorization, Origin');
+      if (noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    }
+  }
+  return reply.send(request.method === 'HEAD' ? '' : text);
 }

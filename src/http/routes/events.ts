@@ -3,7 +3,10 @@ import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth
 import { invalidParam, RestError } from '../../domain/errors.ts';
 import { REASONS } from '../../domain/reasons.ts';
 import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
-import { eventOwnership, EventsService, type Scope } from '../../services/events-service.ts';
+import { eventOwnership, EventsService, eventTag, type Scope } from '../../services/events-service.ts';
+import type { RecordTag } from '../../domain/sync/preconditions.ts';
+import type { Kysely } from 'kysely';
+import type { Database, EventRow } from '../../storage/schema.ts';
 import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
@@ -92,22 +95,36 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return new JsonText(JSON.stringify(value), value);
     });
-    return { body };
+    return { body, etag: eventTag(event) };
+  };
+
+  /** Renders the stored event inside the write's transaction and keeps its tag for the answer. */
+  const described = (ctx: RestContext) => {
+    let etag: RecordTag | undefined;
+    const describe = (trx: Kysely<Database>, event: EventRow) => {
+      etag = eventTag(event);
+      return serializeEvent(trx, event, ctx);
+    };
+    return { describe, etag: () => etag };
   };
 
   const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
     const fields = eventFields(params, specs, { update: true, slugInPath });
-    return { body: await events.update(ctx, ctx.user!, id, fields, (trx, event) => serializeEvent(trx, event, ctx)) };
+    const written = described(ctx);
+    const body = await events.update(ctx, ctx.user!, id, fields, written.describe, ctx.precondition);
+    return { body, etag: written.etag() };
   };
 
   /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
   const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
     const scope = params.has('scope') ? params.get<Scope>('scope') : undefined;
     if (params.get('force') === true) {
-      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx));
+      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx), ctx.precondition);
       return { body: { deleted: true, previous } };
     }
-    return { body: await events.trash(ctx, id, scope, (trx, event) => serializeEvent(trx, event, ctx)) };
+    const written = described(ctx);
+    const body = await events.trash(ctx, id, scope, written.describe, ctx.precondition);
+    return { body, etag: written.etag() };
   };
 
   const read = (args: ArgSpecs, id: (ctx: RestContext, params: Params) => number | Promise<number>): Endpoint => ({
@@ -123,8 +140,9 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     args: createArgs,
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
-      const body = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }), (trx, event) => serializeEvent(trx, event, ctx));
-      return { status: 201, body };
+      const written = described(ctx);
+      const body = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }), written.describe);
+      return { status: 201, body, etag: written.etag() };
     },
   };
 

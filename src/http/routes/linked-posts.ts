@@ -28,6 +28,8 @@ import type { AppDeps } from './index.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
 import { inTransaction } from '../../storage/transactions.ts';
+import { checkPrecondition, type RecordTag } from '../../domain/sync/preconditions.ts';
+import { lockedRevision, readRevision } from '../../storage/repositories/revisions.ts';
 
 type Serializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
@@ -266,6 +268,17 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     },
   };
 
+  /** The parts of the record's entity tag (80 §1.1). */
+  async function tagOf(executor: Kysely<Database>, id: number): Promise<RecordTag> {
+    return { kind: type.kind === 'venue' ? 'v' : 'o', id, revision: (await readRevision(executor, type.collection, id)) ?? 0 };
+  }
+
+  /** 80 §1.3: under the record's row lock, the request's If-Match against its current revision. */
+  async function checkLinkedPrecondition(trx: Kysely<Database>, id: number, ctx: RestContext): Promise<void> {
+    const revision = await lockedRevision(trx, type.collection, id);
+    checkPrecondition(ctx.precondition, { kind: type.kind === 'venue' ? 'v' : 'o', id, revision: revision ?? 0 });
+  }
+
   /** Storage failures of a write get the reference's code (20 §9); refusals pass through. */
   async function writeOrFail<T>(operation: 'create' | 'update' | 'delete', write: () => Promise<T>): Promise<T> {
     try {
@@ -286,7 +299,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         if (!canReadRecord(ctx.user, ownership(record))) throw new RestError(403, errorCode('not-accessible'));
         const body = await render(db, record, ctx, { jsonLd: true, locked: !unlocked(record, ctx, params.raw) });
         const password = revealedPassword({ ...ownership(record), password: record.password }, ctx.user, params.raw.context === 'edit');
-        return { body: password === undefined ? body : { ...body, password } };
+        return { body: password === undefined ? body : { ...body, password }, etag: await tagOf(db, record.id) };
       },
     },
     {
@@ -296,15 +309,18 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       permission: async (ctx, params) => canEditRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
       handler: async (ctx, params) => {
         const env = writeEnv(ctx);
+        let etag: RecordTag | undefined;
         const body = await writeOrFail('update', () =>
           inTransaction(db, async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
+            await checkLinkedPrecondition(trx, current.id, ctx);
             const record = await updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            etag = await tagOf(trx, record.id);
             return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
           }),
         );
-        return { body };
+        return { body, etag };
       },
     },
     {
@@ -321,6 +337,8 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
           inTransaction(db, async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canDeleteRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
+            if (!params.get<boolean>('force') && current.status === 'trash') throw new RestError(410, errorCode('is-in-trash'));
+            await checkLinkedPrecondition(trx, current.id, ctx);
             // The password of a delete unlocks its response (00-conventions: "on reads and deletes").
             const options = { jsonLd: false, locked: !unlocked(current, ctx, params.raw) };
             if (params.get<boolean>('force')) {
@@ -328,7 +346,6 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
               await deleteLinkedPost(trx, type, current, ctx.now);
               return { deleted: true, previous };
             }
-            if (current.status === 'trash') throw new RestError(410, errorCode('is-in-trash'));
             return render(trx, await trashLinkedPost(trx, type, current, writeEnv(ctx)), ctx, options);
           }),
         );

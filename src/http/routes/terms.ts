@@ -21,6 +21,8 @@ import { requestKey, ResponseCache } from '../rest/cached-response.ts';
 import type { Storage } from '../../storage/database.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveInteger, positiveIntegerRule, rule } from '../rest/validators.ts';
 import { inTransaction } from '../../storage/transactions.ts';
+import { checkPrecondition } from '../../domain/sync/preconditions.ts';
+import { lockedRevision, readRevision } from '../../storage/repositories/revisions.ts';
 
 /** Values above this are silently lowered (30 §1.4 `per_page`). */
 const MAX_PER_PAGE = 50;
@@ -63,6 +65,13 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
   const { taxonomy, noun } = def;
   const hierarchical = isHierarchical(taxonomy);
   const collection = TERM_COLLECTIONS[taxonomy];
+  const letter = taxonomy === 'post_tag' ? 't' : 'c';
+
+  /** 80 §1.3 under the term's row lock; an unknown id is left to the handler's 404. */
+  const checkTermPrecondition = async (trx: Kysely<Database>, id: number, ctx: RestContext) => {
+    const revision = await lockedRevision(trx, 'terms', id);
+    if (revision !== undefined) checkPrecondition(ctx.precondition, { kind: letter, id, revision });
+  };
 
   const existingIn = (of: Taxonomy) =>
     rule(async (value) => {
@@ -216,8 +225,12 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
           handler: async (ctx, params) => {
             refuseParentOnFlat(params);
             const principal = manager(ctx);
-            const view = await inTransaction(db, (trx) => updateTerm(trx, taxonomy, params.get<number>('id'), input(params), principal, ctx.now));
-            return { body: body(view, ctx, true) };
+            const id = params.get<number>('id');
+            const view = await inTransaction(db, async (trx) => {
+              await checkTermPrecondition(trx, id, ctx);
+              return updateTerm(trx, taxonomy, id, input(params), principal, ctx.now);
+            });
+            return { body: body(view, ctx, true), etag: { kind: letter, id, revision: (await readRevision(db, 'terms', id)) ?? 0 } };
           },
         },
         {
@@ -226,7 +239,11 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
           args: { id: idArg },
           permission,
           handler: async (ctx, params) => {
-            const view = await inTransaction(db, (trx) => deleteTerm(trx, taxonomy, params.get<number>('id'), ctx.now));
+            const id = params.get<number>('id');
+            const view = await inTransaction(db, async (trx) => {
+              await checkTermPrecondition(trx, id, ctx);
+              return deleteTerm(trx, taxonomy, id, ctx.now);
+            });
             return { body: body(view, ctx, false) };
           },
         },

@@ -284,4 +284,9 @@ export const da: Readonly<Record<string, string>> = {
   "Unit of the value: mi (miles) or km.": "Værdiens enhed: mi (miles) eller km.",
   "With a true value, only the events whose venue is published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Med en sand værdi kun begivenheder, hvis sted er udgivet med koordinater; med geoloc_lat og geoloc_lng kun dem inden for geoloc_radius fra det punkt.",
   "With a true value, only the venues that are published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Med en sand værdi kun steder, der er udgivet med koordinater; med geoloc_lat og geoloc_lng kun dem inden for geoloc_radius fra det punkt.",
+  "Opaque position returned as next_cursor or an entry cursor.": "Uigennemsigtig position, returneret som next_cursor eller som en posts cursor.",
+  "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Uden cursor: now (en tom side og den aktuelle position) eller earliest (al gemt historik).",
+  "The most entries in one page (values above 500 are lowered to it).": "Højst så mange poster på én side (værdier over 500 sænkes til det).",
+  "Only entries of these record types.": "Kun poster for disse posttyper.",
+  "The change feed: what changed since a cursor, as the caller may see it.": "Ændringsfeedet: hvad der er ændret siden en cursor, som den kaldende må se det.",
 };

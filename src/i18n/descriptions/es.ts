@@ -284,4 +284,9 @@ export const es: Readonly<Record<string, string>> = {
   "Unit of the value: mi (miles) or km.": "Unidad del valor: mi (millas) o km.",
   "With a true value, only the events whose venue is published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Con un valor verdadero, solo los eventos cuyo lugar está publicado con coordenadas; con geoloc_lat y geoloc_lng, solo los que están dentro de geoloc_radius de ese punto.",
   "With a true value, only the venues that are published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Con un valor verdadero, solo los lugares publicados con coordenadas; con geoloc_lat y geoloc_lng, solo los que están dentro de geoloc_radius de ese punto.",
+  "Opaque position returned as next_cursor or an entry cursor.": "Posición opaca devuelta como next_cursor o como cursor de una entrada.",
+  "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Sin cursor: now (una página vacía y la posición actual) o earliest (todo el historial conservado).",
+  "The most entries in one page (values above 500 are lowered to it).": "El máximo de entradas por página (los valores superiores a 500 se reducen a 500).",
+  "Only entries of these record types.": "Solo las entradas de estos tipos de registro.",
+  "The change feed: what changed since a cursor, as the caller may see it.": "El feed de cambios: lo que cambió desde un cursor, tal como el solicitante puede verlo.",
 };

@@ -284,4 +284,9 @@ export const it: Readonly<Record<string, string>> = {
   "Unit of the value: mi (miles) or km.": "Unità del valore: mi (miglia) o km.",
   "With a true value, only the events whose venue is published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Con un valore vero, solo gli eventi il cui luogo è pubblicato con coordinate; con geoloc_lat e geoloc_lng, solo quelli entro geoloc_radius da quel punto.",
   "With a true value, only the venues that are published with coordinates; with geoloc_lat and geoloc_lng, only those within geoloc_radius of that point.": "Con un valore vero, solo i luoghi pubblicati con coordinate; con geoloc_lat e geoloc_lng, solo quelli entro geoloc_radius da quel punto.",
+  "Opaque position returned as next_cursor or an entry cursor.": "Posizione opaca restituita come next_cursor o come cursor di una voce.",
+  "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Senza cursor: now (una pagina vuota e la posizione attuale) o earliest (tutta la cronologia conservata).",
+  "The most entries in one page (values above 500 are lowered to it).": "Il numero massimo di voci per pagina (i valori oltre 500 vengono ridotti a 500).",
+  "Only entries of these record types.": "Solo le voci di questi tipi di record.",
+  "The change feed: what changed since a cursor, as the caller may see it.": "Il feed delle modifiche: cosa è cambiato da un cursore, come il chiamante può vederlo.",
 };

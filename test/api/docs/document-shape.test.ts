@@ -22,6 +22,7 @@ const PATHS = [
   '/categories/{id}',
   '/tags',
   '/tags/{id}',
+  '/changes',
   '/',
 ];
 

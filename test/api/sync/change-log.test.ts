@@ -3,6 +3,7 @@ import { describe, it, before, after } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { listChangesAfter, FEED_START, type ChangeEntry } from '../../../src/storage/repositories/changes-repository.ts';
+import { feedSettled } from './feed-settled.ts';
 
 /** The change log (80 §3.3, migration 0009): every write records its entry in its own transaction. */
 for (const dialect of DIALECTS) {
@@ -13,7 +14,10 @@ for (const dialect of DIALECTS) {
     });
     after(() => t?.close());
 
-    const all = async (): Promise<ChangeEntry[]> => (await listChangesAfter(t.storage.db, FEED_START, 10_000)).entries;
+    const all = async (): Promise<ChangeEntry[]> => {
+      await feedSettled(t);
+      return (await listChangesAfter(t.storage.db, FEED_START, 10_000)).entries;
+    };
     const since = async (count: number) => (await all()).slice(count).map((e) => `${e.kind}:${e.op}`);
 
     it('records one entry per record per write, with op and revision', async () => {

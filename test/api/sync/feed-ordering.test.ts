@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { feedSettled } from './feed-settled.ts';
 
 /**
  * 80 §3.7, the core problem: several instances write to one database, transactions commit in
@@ -81,6 +82,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(naive.map((row) => row.kind), ['event'], 'the interleaving happened: only the later entry is visible');
       release();
       await slow;
+      await feedSettled(a);
       const late = await drain(a, early.cursor);
       assert.deepEqual(late.entries.map((entry) => `${entry.type}:${entry.id}:${entry.op}`), [`venue:${venue.body.id}:update`, `event:${fast.body.id}:create`]);
       cursor = late.cursor;
@@ -132,6 +134,7 @@ for (const dialect of DIALECTS) {
         writing = false;
         await reader;
       }
+      await feedSettled(a);
       const rest = await drain(b, cursor);
       seen.push(...rest.entries);
       const keys = seen.map((entry) => `${entry.type}:${entry.id}:${Buffer.from(entry.cursor, 'base64url').toString()}`);

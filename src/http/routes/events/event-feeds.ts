@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { canReadRecord } from '../../../domain/auth/record-permissions.ts';
 import { RestError } from '../../../domain/errors.ts';
@@ -29,6 +28,7 @@ import { termNameOf } from '../../../services/terms-service.ts';
 import { findLinkedPostById } from '../../../services/linked-posts-service.ts';
 import { ORGANIZER, VENUE } from '../../../domain/linked-posts/linked-post-type.ts';
 import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
+import { entityTag } from '../../../domain/sync/preconditions.ts';
 
 export interface FeedDeps {
   db: Kysely<Database>;
@@ -53,11 +53,6 @@ const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 const LIMIT_DEFAULT = 200;
 const LIMIT_MAX = 1000;
 const packageVersion = packageJson.version;
-
-/** Strong body tag of 80 §1.1: 22 base64url characters of the first 16 bytes of SHA-256. */
-export function bodyTag(text: string): string {
-  return `"l-${createHash('sha256').update(text, 'utf8').digest().subarray(0, 16).toString('base64url')}"`;
-}
 
 function siteNameOf(deps: FeedDeps, ctx: RestContext): string {
   return deps.siteName ?? new URL(ctx.urls.origin).hostname;
@@ -168,7 +163,7 @@ async function feed(deps: FeedDeps, ctx: RestContext, params: Params): Promise<R
     });
     const head: CalendarHead = { siteName: site, name: await calendarName(deps, ctx, request.query, site), packageVersion, siteZone: deps.siteZone };
     const rendered = renderCalendar(entries, ctx, head);
-    return { body: new FileBody(rendered.text, CALENDAR_TYPE, bodyTag(rendered.text)), total, truncated: rendered.emitted < entries.length || rows.length < total };
+    return { body: new FileBody(rendered.text, CALENDAR_TYPE, entityTag(rendered.text)), total, truncated: rendered.emitted < entries.length || rows.length < total };
   });
   const headers = fileHeaders(ctx, params, fileName(site, 'events'));
   headers['X-TEC-Total'] = String(file.total);
@@ -196,7 +191,7 @@ async function single(deps: FeedDeps, ctx: RestContext, id: number, params: Para
     });
     const head: CalendarHead = { siteName: site, name: event.title.trim() || site, packageVersion, siteZone: deps.siteZone };
     const rendered = renderCalendar(entries, ctx, head);
-    return { body: new FileBody(rendered.text, CALENDAR_TYPE, bodyTag(rendered.text)), total: 1, truncated: false };
+    return { body: new FileBody(rendered.text, CALENDAR_TYPE, entityTag(rendered.text)), total: 1, truncated: false };
   });
   return { body: file.body, headers: fileHeaders(ctx, params, fileName(site, event.slug || `event-${event.id}`)) };
 }
