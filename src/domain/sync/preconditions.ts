@@ -24,7 +24,12 @@ export function bodyHash(body: string): string {
 
 /** The strong tag of a response body: `"e12-3-…"` for a record, `"l-…"` for anything else. */
 export function entityTag(body: string, record?: RecordTag): string {
-  return record === undefined ? `"l-${bodyHash(body)}"` : `"${prefix(record)}-${bodyHash(body)}"`;
+  return entityTagOfHash(bodyHash(body), record);
+}
+
+/** The same tag from a body hash already computed (a cached body hashes once). */
+export function entityTagOfHash(hash: string, record?: RecordTag): string {
+  return record === undefined ? `"l-${hash}"` : `"${prefix(record)}-${hash}"`;
 }
 
 function prefix(record: RecordTag): string {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { envelope, pickFields } from './response-shaping.ts';
-import { entityTag, noneMatchHits, type RecordTag } from '../../domain/sync/preconditions.ts';
+import { bodyHash, entityTagOfHash, noneMatchHits, type RecordTag } from '../../domain/sync/preconditions.ts';
 
 const JSON_TYPE = 'application/json; charset=UTF-8';
 
@@ -10,10 +10,17 @@ function queryValue(request: FastifyRequest, name: string): unknown {
 
 /** A body already written as JSON text (a cached response); `value` serves `_fields` and `_envelope`. */
 export class JsonText {
+  private textHash: string | undefined;
   constructor(
     readonly text: string,
     readonly value: unknown,
   ) {}
+
+  /** The hash of `text` for its entity tag, computed once however often the cached body is sent. */
+  get hash(): string {
+    this.textHash ??= bodyHash(this.text);
+    return this.textHash;
+  }
 }
 
 /**
@@ -59,12 +66,13 @@ export function sendJson(
   if (queryValue(request, '_envelope') !== undefined) {
     return reply.code(200).type(JSON_TYPE).send(JSON.stringify(envelope(status, payload, headers)));
   }
-  const text = body instanceof JsonText && !reshaped ? body.text : JSON.stringify(payload);
+  const cached = body instanceof JsonText && !reshaped ? body : undefined;
+  const text = cached ? cached.text : JSON.stringify(payload);
   reply.code(status).type(JSON_TYPE);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   const read = request.method === 'GET' || request.method === 'HEAD';
   if ((read && status === 200) || (!read && status < 300 && record !== undefined)) {
-    const tag = entityTag(text, record);
+    const tag = entityTagOfHash(cached ? cached.hash : bodyHash(text), record);
     reply.header('ETag', tag);
     if (read) {
       // Visitors' answers may be stored but must be revalidated (signed-in ones stay private, no-store).

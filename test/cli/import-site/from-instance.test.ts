@@ -15,7 +15,7 @@ for (const dialect of DIALECTS) {
   describe(`calendar import site from a running instance [${dialect} target]`, { skip: skipReason(dialect) }, () => {
     let source: SourceInstance;
     let target: TestApp;
-    const credentials = () => ['--user', source.admin.login, '--password', source.admin.password, '--allow-private', '--json'];
+    const credentials = () => ['--user', source.admin.login, `--password=${source.admin.password}`, '--allow-private', '--json'];
     const importNow = async (...extra: string[]) => {
       const run = await runImport(target.config.databaseUrl, [source.origin, ...credentials(), ...extra]);
       assert.ok(run.report, `no JSON summary: ${run.stdout} ${run.stderr}`);

@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
       if (table === 'import_records') query = query.where('kind', '=', 'event') as typeof query;
       return Number((await query.executeTakeFirstOrThrow()).n);
     };
-    const args = () => [source.origin, '--user', source.admin.login, '--password', source.admin.password, '--allow-private', '--json'];
+    const args = () => [source.origin, '--user', source.admin.login, `--password=${source.admin.password}`, '--allow-private', '--json'];
 
     test('only whole records after the kill; the re-run completes the copy without duplicates', async () => {
       const killed = await runImport(target.config.databaseUrl, args(), (child) => {
@@ -86,7 +86,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('the site root is enough: the events API is found under /wp-json/tribe/events/v1', async () => {
-      const run = await runImport(target.config.databaseUrl, [source.origin, '--user', source.admin.login, '--password', source.admin.password, '--allow-private', '--json']);
+      const run = await runImport(target.config.databaseUrl, [source.origin, '--user', source.admin.login, `--password=${source.admin.password}`, '--allow-private', '--json']);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.report.source, `${source.origin}/wp-json/tribe/events/v1`);
       assert.deepEqual(Object.fromEntries(Object.entries(run.report.kinds).map(([kind, summary]: [string, any]) => [kind, summary.created])), { category: 3, tag: 2, venue: 3, organizer: 2, event: 6 });
