@@ -20,6 +20,8 @@ type Listed = { id: number };
 for (const dialect of DIALECTS) {
   describe(`modified filters and ordering (${dialect})`, { skip: skipReason(dialect) }, () => {
     let t: TestApp;
+    /** The app's clock runs with the real one, shifted by this much (to let relative bounds move). */
+    let shift = 0;
     /** Published A (past), B (far future), C (next week): modified at T0, T1, T1; D draft and H hidden at T2. */
     const ev: Record<'A' | 'B' | 'C' | 'D' | 'H', number> = { A: 0, B: 0, C: 0, D: 0, H: 0 };
     /** Per linked kind: published P, Q, R modified at T0, T1, T1 and a draft S at T2. */
@@ -47,7 +49,7 @@ for (const dialect of DIALECTS) {
     };
 
     before(async () => {
-      t = await startTestApp(dialect);
+      t = await startTestApp(dialect, { clock: () => new Date(Date.now() + shift) });
       const nextWeek = formatWall(new Date(Date.now() + 7 * 86_400_000)).slice(0, 10);
       const event = async (title: string, day: string, extra: Record<string, unknown> = {}) => {
         const res = await t.request('POST', `${NS}/events`, { as: 'editor', body: { title, start_date: `${day} 10:00`, end_date: `${day} 11:00`, status: 'publish', ...extra } });
@@ -197,12 +199,20 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    it('a relative bound is an instant relative to the request (a write stamps modified_utc with now)', async () => {
+    it('a relative bound is an instant of each request: the read cache does not keep it past its time', async () => {
       const res = await t.request('PATCH', `${NS}/venues/${linked.venues.P}`, { as: 'editor', body: { venue: 'venue P renamed' } });
       assert.equal(res.status, 200, res.text);
       // Q and R carry the 2030 stamps of the fixture: the upper bound leaves them out.
-      assert.deepEqual(await ids('/venues?modified_after=-1%20hour&modified_before=2029-01-01'), [linked.venues.P]);
+      const recent = '/venues?modified_after=-1%20hour&modified_before=2029-01-01';
+      assert.deepEqual(await ids(recent), [linked.venues.P]);
       assert.deepEqual(await ids('/venues?modified_after=%2B1%20hour&modified_before=2029-01-01'), []);
+      // Two hours later, with nothing written meanwhile, the same query no longer matches P.
+      shift = 2 * 3_600_000;
+      try {
+        assert.deepEqual(await ids(recent), []);
+      } finally {
+        shift = 0;
+      }
     });
 
     it('unparsable bounds: 400 rest_invalid_param with a translated reason, in every edition', async () => {
