@@ -118,7 +118,10 @@ export async function resolveEventTerms(trx: Kysely<Database>, taxonomy: Taxonom
       if (!term) {
         const name = sanitizeTermName(key.text);
         if (name === '') continue;
-        term = await insertTerm(repo, { taxonomy, name, slug: slugify(name), description: '', parent: 0 }, []);
+        // Concurrent writes naming the same new term: the second waits, then finds the first's.
+        await lockUntilCommit(trx, `term:${taxonomy}:${name.toLowerCase()}`);
+        [term] = await matchKeys(repo, taxonomy, [key]);
+        term ??= await insertTerm(repo, { taxonomy, name, slug: slugify(name), description: '', parent: 0 }, []);
         created.push(term);
       }
     }

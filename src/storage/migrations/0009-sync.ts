@@ -147,12 +147,20 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
   }
 }
 
+/**
+ * SQLite has no transaction id: the first entry of a write transaction takes the next number
+ * (inTransaction clears it at the end), so a transaction that writes nothing writes no number
+ * either and leaves the cache epoch alone.
+ */
+export const SQLITE_NUMBER_TRANSACTION = 'update feed_tx set next = next + 1, tx = next + 1 where id = 1 and tx is null';
+
 /** The SQLite entry of one statement, from `old`/`new` (either may be absent). */
 function sqliteInsert(kind: string, op: string, before: 'old' | null, after: 'new' | null, extra: { post: boolean; events: boolean }): string {
   const current = after ?? before!;
   const col = (row: 'old' | 'new' | null, name: string, fallback = 'null') => (row === null ? fallback : `${row}.${name}`);
   const post = extra.post;
-  return `insert into changes (tx, ${CHANGE_COLUMNS}) values (
+  return `${SQLITE_NUMBER_TRANSACTION};
+  insert into changes (tx, ${CHANGE_COLUMNS}) values (
     (select tx from feed_tx where id = 1), ${kind}, ${current}.id, ${op}, strftime('%Y-%m-%d %H:%M:%S', 'now'),
     ${extra.events ? `${current}.post_parent` : '0'}, ${extra.events ? `${current}.is_series_master` : '0'},
     ${post ? col(before, 'status') : 'null'}, ${post ? col(after, 'status') : 'null'},

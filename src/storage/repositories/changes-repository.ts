@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChangeKind, ChangeOp, ChangeRow, Database } from '../schema.ts';
+import { SQLITE_NUMBER_TRANSACTION } from '../migrations/0009-sync.ts';
 
 /**
  * A position in the change log: after the entry (txid, seq) on PostgreSQL, after seq on SQLite
@@ -49,8 +50,12 @@ export async function recordChange(
   trx: Kysely<Database>,
   change: { kind: ChangeKind; record_id: number; op: ChangeOp; at: string } & Partial<Omit<ChangeRow, 'seq' | 'txid' | 'tx' | 'kind' | 'record_id' | 'op' | 'at'>>,
 ): Promise<void> {
-  const tx = isPostgres(trx) ? {} : { tx: sql<number | null>`(select tx from feed_tx where id = 1)` };
-  await trx.insertInto('changes').values({ ...change, ...tx } as never).execute();
+  if (isPostgres(trx)) {
+    await trx.insertInto('changes').values(change as never).execute();
+    return;
+  }
+  await sql.raw(SQLITE_NUMBER_TRANSACTION).execute(trx);
+  await trx.insertInto('changes').values({ ...change, tx: sql<number>`(select tx from feed_tx where id = 1)` } as never).execute();
 }
 
 /** A row's column read with the `before_`/`after_` prefix. */
