@@ -14,6 +14,8 @@ export type DateWindowParam = (typeof DATE_WINDOW_PARAMS)[number];
 export type DateWindowInput = Partial<Record<DateWindowParam, unknown>> & {
   strict_dates?: unknown;
   hasInclude: boolean;
+  /** Only explicit start/end bounds, no default window (a list filtered by modification time, 80 §2). */
+  withoutDefaults?: boolean;
 };
 
 export interface DateWindow {
@@ -85,7 +87,11 @@ export function computeDateWindow(input: DateWindowInput, siteZone: string, now:
   const hasRangeFilter = RANGE_PARAMS.some((param) => input[param] !== undefined);
   for (const param of ['start_date', 'end_date'] as const) {
     const given = instants[param];
-    if (given === undefined && hasRangeFilter) continue;
+    if (given === undefined && (hasRangeFilter || input.withoutDefaults)) continue;
+    if (input.withoutDefaults) {
+      bounds[param] = bound(param, given!);
+      continue;
+    }
     // With include the reference swaps given start/end values for the raw
     // defaults, neither rounded nor converted again.
     if (input.hasInclude) bounds[param] = defaults[param];

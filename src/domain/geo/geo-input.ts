@@ -1,5 +1,6 @@
 import { InvalidParamsError, type ParamFailure, type Reason } from '../errors.ts';
 import type { MessageKey } from '../../i18n/catalog.ts';
+import { readListOrder, type SortKey } from '../lists/list-order.ts';
 import {
   flushNegligible, isLatitude, isLongitude, MAX_RADIUS, parseDecimal, parseUnit, toKm, UNIT_SPELLINGS,
   type DistanceUnit, type GeoFilter,
@@ -124,8 +125,8 @@ export interface GeoSearch {
   orderByDistance: boolean;
   /** `order=desc`; `undefined` when no known order was sent. */
   orderDesc?: boolean;
-  /** Known `orderby` (`start` or `distance`), as the links repeat it. */
-  orderby?: 'start' | 'distance';
+  /** Known `orderby` (80 §2), as the links repeat it. */
+  orderby?: SortKey;
 }
 
 const present = (value: unknown) => value !== undefined && value !== null;
@@ -136,10 +137,7 @@ const present = (value: unknown) => value !== undefined && value !== null;
  */
 export function readGeoSearch(input: GeoSearchInput, defaults: GeoDefaults): { search: GeoSearch; failures: Record<string, ParamFailure> } {
   const failures: Record<string, ParamFailure> = {};
-  const orderbyText = typeof input.orderby === 'string' ? input.orderby.toLowerCase() : undefined;
-  const orderby = orderbyText === 'start' || orderbyText === 'distance' ? orderbyText : undefined;
-  const orderText = typeof input.order === 'string' ? input.order.toLowerCase() : undefined;
-  const orderDesc = orderText === 'desc' ? true : orderText === 'asc' ? false : undefined;
+  const { orderby, desc: orderDesc } = readListOrder(input.orderby, input.order);
   const search: GeoSearch = { unit: defaults.unit, orderByDistance: orderby === 'distance', orderDesc, orderby };
 
   if (input.geoloc) {

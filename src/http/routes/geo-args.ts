@@ -4,6 +4,7 @@ import { distanceValue } from '../../domain/geo/geo.ts';
 import type { ArgSpec, ArgSpecs } from '../rest/arg-spec.ts';
 import { coerceBoolean } from '../rest/coerce.ts';
 import type { Params } from '../rest/validate-args.ts';
+import { LINKED_ORDER_DESCRIPTION, rawLinkPairs } from './list-args.ts';
 
 /** The location search as the raw request gives it (validators see raw values only). */
 function searchOf(raw: Readonly<Record<string, unknown>>, defaults: GeoDefaults) {
@@ -39,10 +40,15 @@ export function geoSearchArgs(defaults: GeoDefaults, what: 'events' | 'venues'):
     orderby: checked('orderby', defaults, {
       extension: true,
       description: what === 'events'
-        ? 'Sort key: start (default) or distance (nearest first; needs a search centre). Other values are ignored.'
-        : 'Sort key: distance (nearest first; needs a search centre). Other values are ignored.',
+        ? 'Sort key: start (default), date (publication date), modified, or distance (nearest first; needs a search centre); ties by id. Other values are ignored.'
+        : 'Sort key: date (publication date), modified, or distance (nearest first; needs a search centre); ties by id. Other values are ignored.',
     }),
-    order: { extension: true, description: 'Sort direction: asc (default) or desc, which reverses the whole order.' },
+    order: {
+      extension: true,
+      description: what === 'events'
+        ? 'Sort direction: asc (default) or desc, which reverses the whole order.'
+        : LINKED_ORDER_DESCRIPTION,
+    },
   };
 }
 
@@ -68,12 +74,7 @@ export function withDistances(
   });
 }
 
-/** The search parameters the list links repeat after the reference's own (70 §3.3), as given. */
+/** The search parameters the list links repeat after the reference's own (70 §3.3), as given; the sort ones follow (list-args). */
 export function geoLinkPairs(params: Params): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
-  for (const name of ['geoloc_radius', 'geoloc_unit', 'orderby', 'order']) {
-    const value = params.raw[name];
-    if (typeof value === 'string' || typeof value === 'number') pairs.push([name, String(value)]);
-  }
-  return pairs;
+  return rawLinkPairs(params, ['geoloc_radius', 'geoloc_unit']);
 }

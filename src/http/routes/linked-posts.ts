@@ -27,6 +27,9 @@ import { serializeVenue } from '../serializers/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
 import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
+import { modifiedArgs, modifiedBoundsOf, organizerSortArgs, rawLinkPairs, SYNC_LINK_PARAMS } from './list-args.ts';
+import { hasModifiedBound, readModifiedBounds } from '../../domain/sync/modified-bounds.ts';
+import { readListOrder } from '../../domain/lists/list-order.ts';
 import { inTransaction } from '../../storage/transactions.ts';
 import { checkPrecondition, type RecordTag } from '../../domain/sync/preconditions.ts';
 import { lockedRevision, readRevision } from '../../storage/repositories/revisions.ts';
@@ -184,11 +187,17 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
         validate: statusFilterRule,
       },
       ...readArgs,
-      ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : {}),
+      ...(type.coordinates ? geoSearchArgs(geoDefaults, 'venues') : organizerSortArgs),
+      ...modifiedArgs('records'),
     },
-    // "Upcoming" moves with the clock (to the second): such answers are kept for their second.
+    // "Upcoming" moves with the clock (to the second): such answers are kept for their second; so
+    // do relative modification bounds ("-1 day"), hence their resolved instants in the key.
     handler: (ctx, params) =>
-      lists.answer(ctx, [...requestKey(ctx, params), isTruthy(params.get('only_with_upcoming')) ? formatWall(ctx.now) : null], () => listPage(ctx, params)),
+      lists.answer(
+        ctx,
+        [...requestKey(ctx, params), isTruthy(params.get('only_with_upcoming')) ? formatWall(ctx.now) : null, readModifiedBounds(params.raw, ctx.now)],
+        () => listPage(ctx, params),
+      ),
   };
 
   async function listPage(ctx: RestContext, params: Params): Promise<RestResponse> {
@@ -203,11 +212,13 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     if (params.has('event')) filter.eventId = params.get<number>('event');
     if (params.has('has_events')) filter.hasEvents = isTruthy(params.get('has_events'));
     if (isTruthy(params.get('only_with_upcoming'))) filter.onlyWithUpcoming = true;
-    if (geo?.filter !== undefined) {
-      filter.geo = geo.filter;
-      filter.orderByDistance = geo.orderByDistance;
-      filter.orderDesc = geo.orderDesc;
-    }
+    if (geo?.filter !== undefined) filter.geo = geo.filter;
+    const modified = modifiedBoundsOf(params, ctx.now);
+    if (hasModifiedBound(modified)) filter.modified = modified;
+    // `start` is the events' key only: unknown here, so ignored like any other (80 §2).
+    const { orderby, desc } = readListOrder(params.raw.orderby, params.raw.order);
+    if (orderby !== undefined && orderby !== 'start') filter.orderBy = orderby;
+    filter.orderDesc = desc;
 
     const { records, total, images, distances } = await listLinkedPosts(db, type, filter, page, perPage, ctx.now);
     if (page > 1 && records.length === 0) throw new RestError(404, errorCode('archive-page-not-found'));
@@ -227,6 +238,7 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       ['status', statusGiven ? linkValue(params.get('status')) : can(ctx.user, 'edit_posts') ? 'any' : 'publish'],
       // The location search, in the order of the event list links (70-geo §3.3).
       ...(type.coordinates ? geoLinks(params) : []),
+      ...rawLinkPairs(params, SYNC_LINK_PARAMS),
     ];
     const link = (targetPage: number | undefined) =>
       ctx.urls.nsUrl(`/${type.collection}/`, targetPage === undefined ? query : [...query, ['page', targetPage]]);

@@ -8,6 +8,8 @@ import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
+import type { ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
+import type { SortKey } from '../../domain/lists/list-order.ts';
 
 /** The filters of the event list (10-events §4.2–§4.4), already validated and resolved to ids. */
 export interface EventListFilter {
@@ -30,8 +32,10 @@ export interface EventListFilter {
   firstOfSeries?: boolean;
   /** Location search (70-geo §3): only events at an eligible venue, within the radius of a centre. */
   geo?: GeoFilter;
-  /** Sort key (70 §3.2); `distance` needs `geo` with a centre. Default: start. */
-  orderBy?: 'start' | 'distance';
+  /** Modification-time bounds (80 §2). */
+  modified?: ModifiedBounds;
+  /** Sort key (70 §3.2, 80 §2); `distance` needs `geo` with a centre. Default: start. */
+  orderBy?: SortKey;
   /** Reverses the whole order, ties included. */
   orderDesc?: boolean;
 }
@@ -133,9 +137,9 @@ export class EventsRepository {
     const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
     if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
-    ordered = filter.include && filter.orderBy === undefined
-      ? ordered.orderBy('events.date_local', direction).orderBy('events.id', direction)
-      : ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
+    if (filter.orderBy === 'modified') ordered = ordered.orderBy('events.modified_utc', direction).orderBy('events.id', direction);
+    else if (filter.orderBy === 'date' || (filter.include && filter.orderBy === undefined)) ordered = ordered.orderBy('events.date_local', direction).orderBy('events.id', direction);
+    else ordered = ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
     if (filter.geo?.centre === undefined) {
       const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
       return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
@@ -191,6 +195,8 @@ export class EventsRepository {
     if (bounds.starts_after !== undefined) query = query.where(start, '>', bounds.starts_after);
     if (bounds.ends_before !== undefined) query = query.where(end, '<', bounds.ends_before);
     if (bounds.ends_after !== undefined) query = query.where(end, '>', bounds.ends_after);
+    if (filter.modified?.after !== undefined) query = query.where('events.modified_utc', '>=', filter.modified.after);
+    if (filter.modified?.before !== undefined) query = query.where('events.modified_utc', '<', filter.modified.before);
     for (const word of filter.search?.include ?? []) query = query.where((eb) => anyField(eb, word));
     for (const word of filter.search?.exclude ?? []) query = query.where((eb) => eb.not(anyField(eb, word)));
     for (const ids of [filter.categoryIds, filter.tagIds]) {

@@ -7,6 +7,7 @@ import { ObjectsRepository } from './objects-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
+import type { ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
 
 /** A stored venue or organizer; the text fields and flags present are those of its type. */
 export interface LinkedRecord extends PostColumns, Partial<Record<LinkedTextField, string>>, Partial<Record<LinkedFlag, number>> {
@@ -29,9 +30,14 @@ export interface LinkedListFilter {
   onlyWithUpcoming?: boolean;
   /** Venues only: location search by their own coordinates (70-geo §3.2). */
   geo?: GeoFilter;
-  /** Nearest first (needs `geo` with a centre), ties by publication date then id. */
-  orderByDistance?: boolean;
-  /** With `orderByDistance`: the whole order reversed. */
+  /** Modification-time bounds (80 §2). */
+  modified?: ModifiedBounds;
+  /**
+   * Sort key (80 §2): `distance` nearest first (needs `geo` with a centre), ties by publication
+   * date then id; `date` and `modified` ties by id. Neither key nor direction: newest first (20 §5.7).
+   */
+  orderBy?: 'date' | 'modified' | 'distance';
+  /** The whole order reversed, ties included. */
   orderDesc?: boolean;
 }
 
@@ -174,12 +180,13 @@ export class LinkedPostsRepository {
         sql<SqlBool>`p.id in (select l.linked_id from ${this.links()} l join events e on e.id = l.event_id where e.is_series_master = 0 and e.start_utc >= ${this.nowUtc} and ${effectiveStatusIn('e', filter.statuses, this.nowUtc)})`,
       );
     }
-    if (filter.orderByDistance) {
-      const direction = filter.orderDesc ? 'desc' : 'asc';
-      query = query.orderBy(sql`near.distance_km`, direction).orderBy('p.date_local', direction).orderBy('p.id', direction);
-    } else {
-      query = query.orderBy('p.date_local', 'desc').orderBy('p.id', 'desc');
-    }
+    if (filter.modified?.after !== undefined) query = query.where('p.modified_utc', '>=', filter.modified.after);
+    if (filter.modified?.before !== undefined) query = query.where('p.modified_utc', '<', filter.modified.before);
+    const direction = filter.orderBy === undefined && filter.orderDesc === undefined ? 'desc' : filter.orderDesc ? 'desc' : 'asc';
+    if (filter.orderBy === 'distance') query = query.orderBy(sql`near.distance_km`, direction);
+    query = filter.orderBy === 'modified'
+      ? query.orderBy('p.modified_utc', direction).orderBy('p.id', direction)
+      : query.orderBy('p.date_local', direction).orderBy('p.id', direction);
     const rows = await query.limit(limit).offset(offset).execute();
     const total = rows.length > 0 ? toInt(rows[0].total_matches) : 0;
     const distances = filter.geo?.centre === undefined

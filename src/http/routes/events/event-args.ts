@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { can } from '../../../domain/auth/capabilities.ts';
-import { parseInstant } from '../../../domain/dates/date-input.ts';
 import { isCalendarDate } from '../../../domain/dates/wall-clock.ts';
 import { computeDateWindow } from '../../../domain/dates/date-window.ts';
 import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
@@ -21,7 +20,7 @@ import type { Reason } from '../../../domain/errors.ts';
 import { parseList } from '../../rest/coerce.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
-import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../../rest/validators.ts';
+import { dateRule, isDateInput, isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../../rest/validators.ts';
 
 /** The largest page of the event list (10-events §4.1); larger asks get this many. */
 export const MAX_EVENTS_PER_PAGE = 50;
@@ -41,9 +40,6 @@ function positiveIntegers(value: unknown): number[] | null {
 }
 
 
-/** A date-time input of 10-events §2.1 (valid whatever zone it is later read in). */
-const isDateInput = (value: unknown, ctx: RestContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;
-const dateRule = rule(isDateInput, REASONS.date);
 
 /** The path slug of a by-slug route, normalised as stored slugs are (10-events §5). */
 export function slugLookup(params: Params): string {

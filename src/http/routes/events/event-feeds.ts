@@ -21,6 +21,7 @@ import type { Status } from '../../../domain/status.ts';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import { contextArg, existingSlugArg, idArg, listArgs, slugLookup } from './event-args.ts';
 import { resolveListRequest, type ListRequest } from './event-list.ts';
+import { modifiedArgs } from '../list-args.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoSearchArgs } from '../geo-args.ts';
 import type { EventLookups } from '../../../services/event-lookups.ts';
@@ -205,7 +206,8 @@ export function feedRoutes(deps: FeedDeps): RouteDef[] {
     summary: 'The events the list would return, as one iCalendar file (text/calendar).',
     produces: 'text/calendar',
     args: {
-      ...listArgs(argDeps, geoSearchArgs(deps.geoDefaults, 'events')),
+      // The list's own filter (80 §2 included): the file holds what the list would return.
+      ...listArgs(argDeps, { ...geoSearchArgs(deps.geoDefaults, 'events'), ...modifiedArgs('events') }),
       limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: 'The most events in the file (at most 1000).', validate: rule(isPositiveInteger, pageSize(LIMIT_MAX)) },
       expand: { type: 'boolean', extension: true, description: 'One VEVENT per occurrence of a series instead of one per series (its rule and exceptions).' },
     },

@@ -20,6 +20,8 @@ import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
 import { REASONS } from '../../../domain/reasons.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';
+import { modifiedArgs, modifiedBoundsOf, rawLinkPairs, SYNC_LINK_PARAMS } from '../list-args.ts';
+import { hasModifiedBound } from '../../../domain/sync/modified-bounds.ts';
 
 export interface EventListDeps {
   db: Kysely<Database>;
@@ -40,8 +42,8 @@ export interface CachedPage {
 
 
 /** The bounds of §4.2; the validators already accepted every value. */
-function dateWindow(params: Params, siteZone: string, now: Date): DateWindow {
-  const input: DateWindowInput = { hasInclude: params.has('include') };
+function dateWindow(params: Params, siteZone: string, now: Date, withoutDefaults: boolean): DateWindow {
+  const input: DateWindowInput = { hasInclude: params.has('include'), withoutDefaults };
   for (const name of DATE_WINDOW_PARAMS) if (params.has(name)) input[name] = params.get(name);
   if (params.has('strict_dates')) input.strict_dates = params.get('strict_dates');
   const window = computeDateWindow(input, siteZone, now);
@@ -82,7 +84,8 @@ export interface ListRequest {
 export async function resolveListRequest(deps: Pick<EventListDeps, 'lookups' | 'siteZone' | 'geoDefaults'>, ctx: RestContext, params: Params): Promise<ListRequest> {
   const principal = ctx.user;
   const statuses: Status[] = params.has('status') ? parseStatusFilter(params.get('status'), principal)! : defaultListStatuses(principal);
-  const window = dateWindow(params, deps.siteZone, ctx.now);
+  const modified = modifiedBoundsOf(params, ctx.now);
+  const window = dateWindow(params, deps.siteZone, ctx.now, hasModifiedBound(modified));
   const perPage = Math.min(params.get<number>('per_page'), MAX_EVENTS_PER_PAGE);
   const categories = optional<string[]>(params, 'categories');
   const tags = optional<string[]>(params, 'tags');
@@ -105,7 +108,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'lookups' | '
     tags,
     strictDates: optional<string>(params, 'strict_dates'),
     hideSubsequentRecurrences: optional<boolean>(params, 'hide_subsequent_recurrences'),
-    extra: geoLinkPairs(params),
+    extra: [...geoLinkPairs(params), ...rawLinkPairs(params, SYNC_LINK_PARAMS)],
   };
   const filter: EventListFilter = {
     statuses,
@@ -123,6 +126,7 @@ export async function resolveListRequest(deps: Pick<EventListDeps, 'lookups' | '
     postParent: query.postParent,
     firstOfSeries: query.hideSubsequentRecurrences === true,
     geo: geo.filter,
+    modified,
     orderBy: geo.orderby,
     orderDesc: geo.orderDesc,
   };
@@ -171,7 +175,7 @@ export function listEndpoint(deps: EventListDeps): Endpoint {
   return {
     methods: ['GET'],
     summary: 'Lists events in a date window, with filters and pagination.',
-    args: listArgs(deps, geoSearchArgs(deps.geoDefaults, 'events')),
+    args: listArgs(deps, { ...geoSearchArgs(deps.geoDefaults, 'events'), ...modifiedArgs('events') }),
     handler: (ctx, params) => listEvents(deps, ctx, params),
   };
 }
