@@ -69,6 +69,13 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
   const cache = new ReadCache<Answer>(storage, 1000);
+  // A cached page is the same answer object on every hit: its tag is hashed once, not per request.
+  const tags = new WeakMap<Answer, string>();
+  const tagOf = (result: Answer & { html: string }): string => {
+    let tag = tags.get(result);
+    if (tag === undefined) tags.set(result, (tag = entityTag(result.html)));
+    return tag;
+  };
   const base = config.basePath;
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
@@ -245,7 +252,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
     if (result.noindex) reply.header('X-Robots-Tag', 'noindex');
     if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
-    const tag = entityTag(result.html);
+    const tag = tagOf(result);
     reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);
     if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.send(request.method === 'HEAD' ? '' : result.html);
