@@ -18,7 +18,7 @@ export interface Precondition {
 }
 
 /** 22 base64url characters of the first 16 bytes of SHA-256 over the body bytes. */
-export function bodyHash(body: string): string {
+export function bodyHash(body: string | Buffer): string {
   return createHash('sha256').update(body).digest().subarray(0, 16).toString('base64url');
 }
 

@@ -8,18 +8,24 @@ function queryValue(request: FastifyRequest, name: string): unknown {
   return (request.query as Record<string, unknown> | undefined)?.[name];
 }
 
-/** A body already written as JSON text (a cached response); `value` serves `_fields` and `_envelope`. */
+/**
+ * A body already written as JSON (a cached response), kept as its UTF-8 bytes: a cached answer is
+ * written as it is, without encoding it again. `value` serves `_fields` and `_envelope`.
+ */
 export class JsonText {
-  private textHash: string | undefined;
+  readonly bytes: Buffer;
+  private bytesHash: string | undefined;
   constructor(
-    readonly text: string,
+    text: string,
     readonly value: unknown,
-  ) {}
+  ) {
+    this.bytes = Buffer.from(text);
+  }
 
-  /** The hash of `text` for its entity tag, computed once however often the cached body is sent. */
+  /** The hash of the body for its entity tag, computed once however often the cached body is sent. */
   get hash(): string {
-    this.textHash ??= bodyHash(this.text);
-    return this.textHash;
+    this.bytesHash ??= bodyHash(this.bytes);
+    return this.bytesHash;
   }
 }
 
@@ -67,12 +73,12 @@ export function sendJson(
     return reply.code(200).type(JSON_TYPE).send(JSON.stringify(envelope(status, payload, headers)));
   }
   const cached = body instanceof JsonText && !reshaped ? body : undefined;
-  const text = cached ? cached.text : JSON.stringify(payload);
+  const serialized = cached ? cached.bytes : JSON.stringify(payload);
   reply.code(status).type(JSON_TYPE);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   const read = request.method === 'GET' || request.method === 'HEAD';
   if ((read && status === 200) || (!read && status < 300 && record !== undefined)) {
-    const tag = entityTagOfHash(cached ? cached.hash : bodyHash(text), record);
+    const tag = entityTagOfHash(cached ? cached.hash : bodyHash(serialized), record);
     reply.header('ETag', tag);
     if (read) {
       // Visitors' answers may be stored but must be revalidated (signed-in ones stay private, no-store).
@@ -81,5 +87,5 @@ export function sendJson(
       if (noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     }
   }
-  return reply.send(request.method === 'HEAD' ? '' : text);
+  return reply.send(request.method === 'HEAD' ? '' : serialized);
 }
