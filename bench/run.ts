@@ -14,13 +14,15 @@ import {
  * public API (creates/s with 16 clients), measures every read route against a bare node:http
  * server returning the same bytes, reads while two clients update events continuously, the first
  * read after a write (uncached), then grows the data to 200,000 events (rows copied straight
- * into the tables) and measures the lists again. Prints one table for both databases and writes
+ * into the tables) and measures the lists, the first reads and creates again. Prints one table for both databases and writes
  * bench/results/<dialect>.json.
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const LARGE_EVENTS = Number(process.env.BENCH_LARGE_EVENTS ?? 200_000);
 const SEED_CLIENTS = 16;
 const UNCACHED_SAMPLES = 25;
+/** Creates measured again once the data has grown (a create must not cost more on a larger table). */
+const LARGE_CREATES = 2000;
 
 interface Linked {
   venues: number[];
@@ -140,6 +142,7 @@ async function uncached(base: string, path: string, eventId: number): Promise<nu
 interface Figures {
   dialect: string;
   seedCreatesPerSecond: number;
+  largeCreatesPerSecond: number;
   small: RouteResult[];
   mixed: { readOnly: number; reads: number; updatesPerSecond: number };
   uncachedMs: Record<string, number>;
@@ -178,11 +181,13 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   }
   const uncachedLargeMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedLargeMs[name] = await uncached(service.base, path, firstEvent.id);
+  const largeCreates = await seedEvents(service.base, linked, EVENTS, EVENTS + LARGE_CREATES);
   const rssLarge = rssMb(service.child.pid!);
   await stop(service.child);
   return {
     dialect,
     seedCreatesPerSecond: Math.round(seedRate),
+    largeCreatesPerSecond: Math.round(largeCreates.rate),
     small,
     mixed: { readOnly: small[0].service.requestsPerSecond, reads: mixedRun.reads.requestsPerSecond, updatesPerSecond: mixedRun.updatesPerSecond },
     uncachedMs,
@@ -218,7 +223,7 @@ function printTable(all: Figures[]): void {
   }
   row('default list under 2 updating clients: req/s, of read-only', (f) => `${f.mixed.reads}, ${ratio(f.mixed.reads, f.mixed.readOnly)} %`);
   row('updates/s meanwhile', (f) => String(f.mixed.updatesPerSecond));
-  row('creates/s (16 clients)', (f) => String(f.seedCreatesPerSecond));
+  row(`creates/s (16 clients) seeding 0 → ${EVENTS} / ${LARGE_CREATES} more at ${LARGE_EVENTS}`, (f) => `${f.seedCreatesPerSecond} / ${f.largeCreatesPerSecond}`);
   for (const name of Object.keys(all[0].uncachedMs)) row(`first read after a write, median ms: ${name}`, (f) => `${f.uncachedMs[name]} / ${f.uncachedLargeMs[name]} at ${LARGE_EVENTS}`);
   for (const [index, { name }] of all[0].large.entries()) {
     row(`${name} at ${LARGE_EVENTS}: req/s, of ${EVENTS}`, (f) => `${f.large[index].service.requestsPerSecond}, ${ratio(f.large[index].service.requestsPerSecond, f.small[index].service.requestsPerSecond)} %`);
