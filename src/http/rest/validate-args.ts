@@ -55,11 +55,12 @@ export async function validateArgs(
   }
   if (missing.length > 0) throw new MissingParamsError(missing);
 
+  // Defaults are constants the validators accept; checking them on every request only costs.
   const validatorFailures: Record<string, ParamFailure> = {};
-  for (const [name, value] of Object.entries(present)) {
+  for (const name of provided) {
     const validate = specs[name].validate;
     if (!validate) continue;
-    const verdict = await validate(value, ctx, raw);
+    const verdict = await validate(present[name], ctx, raw);
     if (verdict !== true) validatorFailures[name] = verdict;
   }
   if (Object.keys(validatorFailures).length > 0) throw new InvalidParamsError(validatorFailures);
