@@ -84,6 +84,9 @@ function openSqlite(path: string): Opened {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // Up to 64 MB of pages in process (SQLite's default is 2 MB): a filtered list looks events up
+  // by id all over the file, and each page missing from this cache costs a read system call.
+  connection.pragma('cache_size = -65536');
   ensureMathFunctions(connection);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
   return { db, openEpochs: async () => sqliteEpochs(connection) };

@@ -159,7 +159,10 @@ export class EventsRepository {
    */
   private async count(filter: EventListFilter, query: EventQuery): Promise<number> {
     const days = dayWindow(filter);
-    if (days === undefined) return toInt((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    if (days === undefined) {
+      const counted = filter.firstOfSeries ? query : this.filtered(filter, true);
+      return toInt((await counted.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    }
     const plain = filter.statuses.filter((status) => status !== 'future');
     const scheduled = filter.statuses.filter((status) => status === 'publish' || status === 'future');
     const row = await this.db
@@ -204,9 +207,22 @@ export class EventsRepository {
       .where('series_rank', '=', 1) as unknown as EventQuery;
   }
 
-  private filtered(filter: EventListFilter): EventQuery {
-    let query: EventQuery = this.db
-      .selectFrom('events')
+  /**
+   * With `drivenByTerms`, a term filter becomes the outer loop: the events carrying the first
+   * filter's terms, each looked up by id (a CROSS JOIN, whose order SQLite keeps), instead of every
+   * event of the window probed for its terms. A count costs the term's events then, not the window's.
+   */
+  private filtered(filter: EventListFilter, drivenByTerms = false): EventQuery {
+    const termFilters = [filter.categoryIds, filter.tagIds].filter((ids) => ids !== undefined);
+    const driving = drivenByTerms ? termFilters.shift() : undefined;
+    const from =
+      driving === undefined
+        ? this.db.selectFrom('events')
+        : (this.db
+            .selectFrom(this.db.selectFrom('event_terms').select('event_terms.event_id').distinct().where('event_terms.term_id', 'in', nonEmpty(driving)).as('tagged'))
+            .crossJoin('events')
+            .whereRef('events.id', '=', 'tagged.event_id') as unknown as EventQuery);
+    let query: EventQuery = from
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
       // Series masters are never listed, their occurrences are (60 §2).
       .where('is_series_master', '=', 0);
@@ -232,8 +248,7 @@ export class EventsRepository {
     if (filter.modified?.before !== undefined) query = query.where('events.modified_utc', '<', filter.modified.before);
     for (const word of filter.search?.include ?? []) query = query.where((eb) => anyField(eb, word));
     for (const word of filter.search?.exclude ?? []) query = query.where((eb) => eb.not(anyField(eb, word)));
-    for (const ids of [filter.categoryIds, filter.tagIds]) {
-      if (ids === undefined) continue;
+    for (const ids of termFilters) {
       query = query.where((eb) =>
         eb.exists(eb.selectFrom('event_terms').select('event_terms.event_id').whereRef('event_terms.event_id', '=', 'events.id').where('event_terms.term_id', 'in', nonEmpty(ids))),
       );
