@@ -10,18 +10,26 @@ const CLOCKS = [
 /** The columns that decide a listed event's bucket. */
 const BUCKET_COLUMNS = ['status', 'hide_from_listings', 'is_series_master', 'start_utc', 'end_utc', 'start_local', 'end_local'];
 
-const KEY = '(clock, status, start_day, end_day, hidden)';
+const KEY = ['clock', 'status', 'start_day', 'end_day', 'hidden'].join(', ');
 
-function added(row: 'new', [clock, start, end]: (typeof CLOCKS)[number]): string {
-  return `insert into event_day_counts ${KEY.replace(')', ', n)')}
-    select '${clock}', ${row}.status, substr(${row}.${start}, 1, 10), substr(${row}.${end}, 1, 10), ${row}.hide_from_listings, 1 where ${row}.is_series_master = 0
-    on conflict ${KEY} do update set n = event_day_counts.n + 1`;
-}
-
-function removed(row: 'old', [clock, start, end]: (typeof CLOCKS)[number]): string {
-  return `update event_day_counts set n = n - 1
-    where ${row}.is_series_master = 0 and clock = '${clock}' and status = ${row}.status and start_day = substr(${row}.${start}, 1, 10)
-      and end_day = substr(${row}.${end}, 1, 10) and hidden = ${row}.hide_from_listings`;
+/**
+ * One statement applying a row change to the counts: −1 for the old row's buckets, +1 for the
+ * new row's, netted per bucket and applied in key order. Concurrent PostgreSQL writers then lock
+ * the rows they share in the same order (two events swapping days cannot deadlock), and a change
+ * inside one bucket writes nothing.
+ */
+function applied(rows: Array<'old' | 'new'>): string {
+  const changes = rows.flatMap((row) =>
+    CLOCKS.map(
+      ([clock, start, end]) =>
+        `select '${clock}' as clock, ${row}.status as status, substr(${row}.${start}, 1, 10) as start_day, substr(${row}.${end}, 1, 10) as end_day,
+          ${row}.hide_from_listings as hidden, ${row === 'old' ? -1 : 1} as n where ${row}.is_series_master = 0`,
+    ),
+  );
+  return `insert into event_day_counts (${KEY}, n)
+    select ${KEY}, sum(n) from (${changes.join(' union all ')}) as changes
+    where true group by ${KEY} having sum(n) <> 0 order by ${KEY}
+    on conflict (${KEY}) do update set n = event_day_counts.n + excluded.n`;
 }
 
 /**
@@ -51,27 +59,23 @@ export function listOrder(dialect: Dialect) {
         .addPrimaryKeyConstraint('event_day_counts_pk', ['clock', 'status', 'start_day', 'end_day', 'hidden'])
         .execute();
       for (const [clock, start, end] of CLOCKS) {
-        await sql.raw(`insert into event_day_counts ${KEY.replace(')', ', n)')}
+        await sql.raw(`insert into event_day_counts (${KEY}, n)
           select '${clock}', status, substr(${start}, 1, 10), substr(${end}, 1, 10), hide_from_listings, count(*) from events
           where is_series_master = 0 group by status, substr(${start}, 1, 10), substr(${end}, 1, 10), hide_from_listings`).execute(db);
       }
-      const adds = CLOCKS.map((clock) => added('new', clock));
-      const removes = CLOCKS.map((clock) => removed('old', clock));
       const changed = BUCKET_COLUMNS.map((column) => `old.${column} is distinct from new.${column}`).join(' or ');
-      if (dialect === 'postgres') {
-        const fn = async (name: string, body: string[]) =>
-          sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${body.map((statement) => `${statement};`).join(' ')} return null; end $$`).execute(db);
-        await fn('event_day_count_insert', adds);
-        await fn('event_day_count_delete', removes);
-        await fn('event_day_count_update', [...removes, ...adds]);
-        await sql.raw('create trigger events_day_count_insert after insert on events for each row execute function event_day_count_insert()').execute(db);
-        await sql.raw('create trigger events_day_count_delete after delete on events for each row execute function event_day_count_delete()').execute(db);
-        await sql.raw(`create trigger events_day_count_update after update of ${BUCKET_COLUMNS.join(', ')} on events for each row when (${changed}) execute function event_day_count_update()`).execute(db);
-      } else {
-        const body = (statements: string[]) => statements.map((statement) => `${statement};`).join(' ');
-        await sql.raw(`create trigger events_day_count_insert after insert on events begin ${body(adds)} end`).execute(db);
-        await sql.raw(`create trigger events_day_count_delete after delete on events begin ${body(removes)} end`).execute(db);
-        await sql.raw(`create trigger events_day_count_update after update of ${BUCKET_COLUMNS.join(', ')} on events when ${changed.replaceAll('is distinct from', 'is not')} begin ${body([...removes, ...adds])} end`).execute(db);
+      const triggers = [
+        ['insert', 'insert', applied(['new']), ''],
+        ['delete', 'delete', applied(['old']), ''],
+        ['update', `update of ${BUCKET_COLUMNS.join(', ')}`, applied(['old', 'new']), changed],
+      ] as const;
+      for (const [name, event, statement, when] of triggers) {
+        if (dialect === 'postgres') {
+          await sql.raw(`create function event_day_count_${name}() returns trigger language plpgsql as $$ begin ${statement}; return null; end $$`).execute(db);
+          await sql.raw(`create trigger events_day_count_${name} after ${event} on events for each row ${when ? `when (${when}) ` : ''}execute function event_day_count_${name}()`).execute(db);
+        } else {
+          await sql.raw(`create trigger events_day_count_${name} after ${event} on events ${when ? `when ${when} ` : ''}begin ${statement}; end`).execute(db);
+        }
       }
     },
   };
