@@ -19,6 +19,8 @@ export interface Database {
   event_terms: { event_id: number; term_id: number; position: number };
   /** Categories and tags share this table and therefore the term id sequence. */
   terms: TermRow;
+  /** Non-master events per clock, status, start day, end day and listing visibility (0011), kept by triggers. */
+  event_day_counts: { clock: 'utc' | 'local'; status: string; start_day: string; end_day: string; hidden: number; n: number };
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;

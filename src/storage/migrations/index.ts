@@ -9,6 +9,7 @@ import { importRecords } from './0007-import-records.ts';
 import { writerScaling } from './0008-writer-scaling.ts';
 import { sync } from './0009-sync.ts';
 import { webhooks } from './0010-webhooks.ts';
+import { listOrder } from './0011-list-order.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -27,6 +28,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0008-writer-scaling': writerScaling(dialect),
         '0009-sync': sync(dialect),
         '0010-webhooks': webhooks(dialect),
+        '0011-list-order': listOrder(dialect),
       };
     },
   };

@@ -8,7 +8,7 @@ import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
-import type { ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
+import { hasModifiedBound, type ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
 import type { SortKey } from '../../domain/lists/list-order.ts';
 
 /** The filters of the event list (10-events §4.2–§4.4), already validated and resolved to ids. */
@@ -131,15 +131,14 @@ export class EventsRepository {
    */
   async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
-    const counted = await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const total = toInt(counted.n);
+    const total = await this.count(filter, query);
     if (total <= (page - 1) * perPage || total > (options.rowsUpTo ?? Infinity)) return { rows: [], total };
     const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
     if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
     if (filter.orderBy === 'modified') ordered = ordered.orderBy('events.modified_utc', direction).orderBy('events.id', direction);
     else if (filter.orderBy === 'date' || (filter.include && filter.orderBy === undefined)) ordered = ordered.orderBy('events.date_local', direction).orderBy('events.id', direction);
-    else ordered = ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
+    else ordered = inStartOrder(ordered, filter, direction);
     if (filter.geo?.centre === undefined) {
       const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
       return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
@@ -151,6 +150,43 @@ export class EventsRepository {
       .execute();
     const distances = new Map(rows.map((row) => [row.id, Number(row.geo_distance_km)]));
     return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
+  }
+
+  /**
+   * The number of filtered events. A window of whole days without other filters (the default
+   * list) adds up the day counts of 0011 and counts only the scheduled events one by one (their
+   * status as read depends on now); anything else counts the matching rows.
+   */
+  private async count(filter: EventListFilter, query: EventQuery): Promise<number> {
+    const days = dayWindow(filter);
+    if (days === undefined) {
+      const counted = filter.firstOfSeries ? query : this.filtered(filter, true);
+      return toInt((await counted.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    }
+    const plain = filter.statuses.filter((status) => status !== 'future');
+    const scheduled = filter.statuses.filter((status) => status === 'publish' || status === 'future');
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        plain.length === 0
+          ? sql<number>`0`.as('days')
+          : eb
+              .selectFrom('event_day_counts')
+              .select((inner) => inner.fn.sum<number | string | null>('n').as('n'))
+              .where('clock', '=', filter.windowOnUtc ? 'utc' : 'local')
+              .where('status', 'in', plain)
+              .$if(days.from !== undefined, (q) => q.where('start_day', '>=', days.from!))
+              .$if(days.to !== undefined, (q) => q.where('end_day', '<=', days.to!))
+              .$if(!filter.withHidden, (q) => q.where('hidden', '=', 0))
+              .as('days'),
+        scheduled.length === 0
+          ? sql<number>`0`.as('scheduled')
+          : this.filtered({ ...filter, statuses: scheduled })
+              .where('events.status', '=', 'future')
+              .select((inner) => inner.fn.countAll().as('n'))
+              .as('scheduled'),
+      ])
+      .executeTakeFirstOrThrow();
+    return toInt(row.days) + toInt(row.scheduled);
   }
 
   /** Local start and end of every filtered event, nothing else: per-day counts of a crowded month (55 §4). */
@@ -171,9 +207,22 @@ export class EventsRepository {
       .where('series_rank', '=', 1) as unknown as EventQuery;
   }
 
-  private filtered(filter: EventListFilter): EventQuery {
-    let query: EventQuery = this.db
-      .selectFrom('events')
+  /**
+   * With `drivenByTerms`, a term filter becomes the outer loop: the events carrying the first
+   * filter's terms, each looked up by id (a CROSS JOIN, whose order SQLite keeps), instead of every
+   * event of the window probed for its terms. A count costs the term's events then, not the window's.
+   */
+  private filtered(filter: EventListFilter, drivenByTerms = false): EventQuery {
+    const termFilters = [filter.categoryIds, filter.tagIds].filter((ids) => ids !== undefined);
+    const driving = drivenByTerms ? termFilters.shift() : undefined;
+    const from =
+      driving === undefined
+        ? this.db.selectFrom('events')
+        : (this.db
+            .selectFrom(this.db.selectFrom('event_terms').select('event_terms.event_id').distinct().where('event_terms.term_id', 'in', nonEmpty(driving)).as('tagged'))
+            .crossJoin('events')
+            .whereRef('events.id', '=', 'tagged.event_id') as unknown as EventQuery);
+    let query: EventQuery = from
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
       // Series masters are never listed, their occurrences are (60 §2).
       .where('is_series_master', '=', 0);
@@ -199,8 +248,7 @@ export class EventsRepository {
     if (filter.modified?.before !== undefined) query = query.where('events.modified_utc', '<', filter.modified.before);
     for (const word of filter.search?.include ?? []) query = query.where((eb) => anyField(eb, word));
     for (const word of filter.search?.exclude ?? []) query = query.where((eb) => eb.not(anyField(eb, word)));
-    for (const ids of [filter.categoryIds, filter.tagIds]) {
-      if (ids === undefined) continue;
+    for (const ids of termFilters) {
       query = query.where((eb) =>
         eb.exists(eb.selectFrom('event_terms').select('event_terms.event_id').whereRef('event_terms.event_id', '=', 'events.id').where('event_terms.term_id', 'in', nonEmpty(ids))),
       );
@@ -274,6 +322,50 @@ export class EventsRepository {
       .executeTakeFirstOrThrow();
     return toInt(row.n) === unique.length;
   }
+}
+
+/** The days of a window of whole days (`D 00:00:00` to `D 23:59:59`) with no other filter, else undefined. */
+function dayWindow(filter: EventListFilter): { from?: string; to?: string } | undefined {
+  const { start_date: from, end_date: to, ...others } = filter.bounds;
+  const narrowed =
+    filter.search ?? filter.categoryIds ?? filter.tagIds ?? filter.venueIds ?? filter.organizerIds ?? filter.featured ?? filter.include ?? filter.postParent ?? filter.geo;
+  if (narrowed !== undefined || filter.firstOfSeries || (filter.modified !== undefined && hasModifiedBound(filter.modified))) return undefined;
+  if (Object.values(others).some((bound) => bound !== undefined)) return undefined;
+  if ((from !== undefined && !from.endsWith(' 00:00:00')) || (to !== undefined && !to.endsWith(' 23:59:59'))) return undefined;
+  return { from: from?.slice(0, 10), to: to?.slice(0, 10) };
+}
+
+/**
+ * No wall clock is more than a day from UTC (offsets stay within −12…+14 hours, local mean times
+ * within 16): a window on UTC instants bounds the local start too.
+ */
+const CLOCK_MARGIN_MS = 86_400_000;
+
+/** `wall` moved by `ms`, or undefined outside the four-digit years that stored times use. */
+function shiftWall(wall: string, ms: number): string | undefined {
+  const shifted = Date.parse(`${wall.replace(' ', 'T')}Z`) + ms;
+  if (Number.isNaN(shifted)) return undefined;
+  const text = new Date(shifted).toISOString();
+  return /^\d{4}-/.test(text) ? text.slice(0, 19).replace('T', ' ') : undefined;
+}
+
+/**
+ * The list's default order, read from `events_list_order` (0011): the page is the first rows of an
+ * index range instead of a sorted window. A window on UTC instants adds the local start range it
+ * implies, so the walk begins at the window instead of at the first event ever.
+ */
+function inStartOrder<O>(query: SelectQueryBuilder<Database, 'events', O>, filter: EventListFilter, direction: 'asc' | 'desc'): SelectQueryBuilder<Database, 'events', O> {
+  let ordered = query;
+  if (filter.windowOnUtc) {
+    const { start_date, end_date, starts_after } = filter.bounds;
+    const from = start_date ?? starts_after;
+    const to = end_date ?? filter.bounds.starts_before;
+    const earliest = from === undefined ? undefined : shiftWall(from, -CLOCK_MARGIN_MS);
+    const latest = to === undefined ? undefined : shiftWall(to, CLOCK_MARGIN_MS);
+    if (earliest !== undefined) ordered = ordered.where('events.start_local', '>=', earliest);
+    if (latest !== undefined) ordered = ordered.where('events.start_local', '<=', latest);
+  }
+  return ordered.orderBy('events.start_local', direction).orderBy('events.date_local', direction).orderBy('events.id', direction);
 }
 
 /** A row of the ranked list without its rank column. */

@@ -6,11 +6,14 @@ import type { Database } from '../schema.ts';
  * rule, 40 §6.1), or null when none is scheduled: what a read computed now stays true until.
  */
 export async function nextScheduledPublication(db: Kysely<Database>, nowUtc: string): Promise<string | null> {
-  const rows = await Promise.all(
-    (['events', 'venues', 'organizers'] as const).map((table) =>
-      db.selectFrom(table).select((eb) => eb.fn.min('date_utc').as('next')).where('status', '=', 'future').where('date_utc', '>', nowUtc).executeTakeFirst(),
-    ),
-  );
-  const instants = rows.map((row) => row?.next).filter((next): next is string => typeof next === 'string');
+  // One statement for the three tables: this runs on the first read after every write.
+  const row = await db
+    .selectNoFrom((eb) =>
+      (['events', 'venues', 'organizers'] as const).map((table) =>
+        eb.selectFrom(table).select((inner) => inner.fn.min<string | null>('date_utc').as('next')).where('status', '=', 'future').where('date_utc', '>', nowUtc).as(table),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  const instants = Object.values(row).filter((next): next is string => typeof next === 'string');
   return instants.length > 0 ? instants.sort()[0] : null;
 }
