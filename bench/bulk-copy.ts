@@ -32,9 +32,20 @@ export async function copyEvents(databaseUrl: string, target: number): Promise<v
       });
       made += size;
     }
-    // What autovacuum does after a bulk load: without it (a server running with autovacuum off)
-    // PostgreSQL plans on the statistics of the empty tables the migrations created.
-    if (storage.dialect === 'postgres') await sql`analyze`.execute(db);
+  } finally {
+    await storage.close();
+  }
+  await analyze(databaseUrl);
+}
+
+/**
+ * What autovacuum does after a bulk load: without it (a server running with autovacuum off)
+ * PostgreSQL plans on the statistics of the empty tables the migrations created.
+ */
+export async function analyze(databaseUrl: string): Promise<void> {
+  const storage = await openStorage(databaseUrl);
+  try {
+    if (storage.dialect === 'postgres') await sql`analyze`.execute(storage.db);
   } finally {
     await storage.close();
   }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { copyEvents } from './bulk-copy.ts';
+import { analyze, copyEvents } from './bulk-copy.ts';
 import {
   buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
 } from './harness.ts';
@@ -160,6 +160,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const firstEvent = await send(service.base, 'POST', '/events', eventBody(0, linked, Date.now()));
   const seeded = await seedEvents(service.base, linked, 1, EVENTS);
   const seedRate = seeded.rate;
+  await analyze(databaseUrl);
   const rssAfterSeed = rssMb(service.child.pid!);
   const paths = routes(linked, firstEvent.id);
   const small: RouteResult[] = [];
