@@ -6,6 +6,7 @@ import pg from 'pg';
 import { postgresEpochs, sqliteEpochs, type CacheEpochs } from './cache-epochs.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { PortableParameters } from './portable-parameters.ts';
+import { cachingStatements } from './statement-cache.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -85,7 +86,7 @@ function openSqlite(path: string): Opened {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   ensureMathFunctions(connection);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(connection) }), plugins: [new PortableParameters('sqlite')] });
   return { db, openEpochs: async () => sqliteEpochs(connection) };
 }
 
