@@ -271,7 +271,7 @@ export class EventsService {
     };
     const events = new EventsRepository(trx, nowUtc);
     await events.insert(row);
-    await this.links(trx, events, id, user, ctx, fields);
+    await this.links(trx, events, id, user, ctx, fields, true);
     const created = (await events.findById(id))!;
     if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
     return created;
@@ -382,7 +382,7 @@ export class EventsService {
 
       const events = new EventsRepository(trx, nowUtc);
       await events.update(current.id, changes);
-      await this.links(trx, events, current.id, user, ctx, fields);
+      await this.links(trx, events, current.id, user, ctx, fields, false);
       return (await events.findById(current.id))!;
   }
 
@@ -594,12 +594,12 @@ export class EventsService {
     return new MediaRepository(trx).registerUrl(String(input).trim(), nowUtc);
   }
 
-  /** Organizers and terms, for the fields the request sent. */
-  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields): Promise<void> {
+  /** Organizers and terms, for the fields the request sent; a `created` event has no links yet. */
+  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields, created: boolean): Promise<void> {
     if (fields.organizer !== undefined) {
-      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone));
+      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone), created);
     }
-    if (fields.categories !== undefined) await events.setTerms(id, 'tribe_events_cat', await resolveEventTerms(trx, 'tribe_events_cat', fields.categories));
-    if (fields.tags !== undefined) await events.setTerms(id, 'post_tag', await resolveEventTerms(trx, 'post_tag', fields.tags));
+    if (fields.categories !== undefined) await events.setTerms(id, 'tribe_events_cat', await resolveEventTerms(trx, 'tribe_events_cat', fields.categories), created);
+    if (fields.tags !== undefined) await events.setTerms(id, 'post_tag', await resolveEventTerms(trx, 'post_tag', fields.tags), created);
   }
 }
