@@ -132,7 +132,7 @@ export async function resolveEventTerms(trx: Kysely<Database>, taxonomy: Taxonom
 
 /**
  * The `categories` and `tags` of many events in the embedded shape (10-events §3.6), each list
- * sorted by name (case-insensitive): two queries however many events.
+ * sorted by name (case-insensitive): one query however many events.
  */
 export async function loadEmbeddedTerms(
   db: Kysely<Database>,
@@ -140,13 +140,10 @@ export async function loadEmbeddedTerms(
   ctx: RestContext,
 ): Promise<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
   const repo = new TermsRepository(db);
-  const [links, terms] = await Promise.all([repo.linksOfEvents(eventIds), repo.termsOfEvents(eventIds, utc(ctx.now))]);
-  const byId = new Map(terms.map((term) => [term.id, term]));
   const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
-  for (const link of links) {
-    const term = byId.get(link.term_id);
-    const lists = result.get(link.event_id);
-    if (!term || !lists) continue;
+  for (const { eventId, term } of await repo.termsOfEvents(eventIds, utc(ctx.now))) {
+    const lists = result.get(eventId);
+    if (!lists) continue;
     (term.taxonomy === 'tribe_events_cat' ? lists.categories : lists.tags).push(term);
   }
   const embed = (list: CountedTerm[]) => list.sort(byName).map((term) => serializeEmbeddedTerm(term, ctx.urls));
