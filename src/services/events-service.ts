@@ -116,6 +116,7 @@ function instant(name: string, input: unknown, now: Date): string {
 }
 
 const NO_LINKS = { organizers: false, categories: false, tags: false };
+const TERM_FIELDS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
 
 /**
  * An edit sent to an occurrence with scope `all`/`following`, as it applies to the series (60
@@ -599,7 +600,9 @@ export class EventsService {
     if (fields.organizer !== undefined) {
       await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone), created);
     }
-    if (fields.categories !== undefined) await events.setTerms(id, 'tribe_events_cat', await resolveEventTerms(trx, 'tribe_events_cat', fields.categories), created);
-    if (fields.tags !== undefined) await events.setTerms(id, 'post_tag', await resolveEventTerms(trx, 'post_tag', fields.tags), created);
+    const sent = TERM_FIELDS.flatMap(([field, taxonomy]) => (fields[field] === undefined ? [] : [{ taxonomy, input: fields[field] }]));
+    if (sent.length === 0) return;
+    const resolved = await resolveEventTerms(trx, sent);
+    await events.setTerms(id, sent.map(({ taxonomy }, index) => ({ taxonomy, termIds: resolved[index] })), created);
   }
 }

@@ -28,6 +28,14 @@ export interface TermListOrder {
   descending: boolean;
 }
 
+/** What one taxonomy's terms are looked up by (any of them matches). */
+export interface TermKeys {
+  taxonomy: Taxonomy;
+  ids: readonly number[];
+  slugs: readonly string[];
+  names: readonly string[];
+}
+
 export interface NewTerm {
   taxonomy: Taxonomy;
   name: string;
@@ -92,18 +100,25 @@ export class TermsRepository {
   }
 
   /** Terms of one taxonomy named by id, slug or (case-insensitive) name, in one query. */
-  async findByKeys(taxonomy: Taxonomy, keys: { ids: readonly number[]; slugs: readonly string[]; names: readonly string[] }): Promise<Term[]> {
-    if (keys.ids.length + keys.slugs.length + keys.names.length === 0) return [];
+  async findByKeys(lookups: ReadonlyArray<TermKeys>): Promise<Term[]> {
+    const asked = lookups.filter((keys) => keys.ids.length + keys.slugs.length + keys.names.length > 0);
+    if (asked.length === 0) return [];
     return this.db
       .selectFrom('terms')
       .selectAll()
-      .where('taxonomy', '=', taxonomy)
       .where((eb) =>
-        eb.or([
-          ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
-          ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
-          ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
-        ]),
+        eb.or(
+          asked.map((keys) =>
+            eb.and([
+              eb('taxonomy', '=', keys.taxonomy),
+              eb.or([
+                ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
+                ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
+                ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
+              ]),
+            ]),
+          ),
+        ),
       )
       .orderBy('id')
       .execute();
