@@ -305,7 +305,7 @@ export class EventsService {
     } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
       await this.convertToSeries(trx, ctx, user, current, fields);
     } else {
-      await this.applyUpdate(trx, ctx, user, current, fields);
+      return this.applyUpdate(trx, ctx, user, current, fields);
     }
     return (await new EventsRepository(trx, formatWall(now)).findById(id))!;
   }
@@ -576,11 +576,14 @@ export class EventsService {
    * locks the row first, so that concurrent writes to one event run one after the other.
    */
   private async existing(db: Kysely<Database>, id: number, now: Date, forWrite = false): Promise<EventRow> {
-    if (forWrite) await new EventsRepository(db, formatWall(now)).lockRow(id);
+    const events = new EventsRepository(db, formatWall(now));
+    if (forWrite) await events.lockRow(id);
+    const event = id > 0 ? await events.findById(id) : undefined;
+    if (event !== undefined) return event;
+    // Only a miss asks what the id is: an event row is never of another kind.
     const kind = id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;
-    if (kind === undefined) throw new RestError(404, 'rest-event-not-found', { vars: { id } });
-    if (kind !== 'event') throw new RestError(400, 'rest-invalid-event-id', { vars: { id } });
-    return (await new EventsRepository(db, formatWall(now)).findById(id))!;
+    if (kind !== undefined && kind !== 'event') throw new RestError(400, 'rest-invalid-event-id', { vars: { id } });
+    throw new RestError(404, 'rest-event-not-found', { vars: { id } });
   }
 
   /** Raw HTML only from roles with unfiltered_html (40 §9). */
