@@ -116,6 +116,7 @@ function instant(name: string, input: unknown, now: Date): string {
 }
 
 const NO_LINKS = { organizers: false, categories: false, tags: false };
+const TERM_FIELDS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
 
 /**
  * An edit sent to an occurrence with scope `all`/`following`, as it applies to the series (60
@@ -271,7 +272,7 @@ export class EventsService {
     };
     const events = new EventsRepository(trx, nowUtc);
     await events.insert(row);
-    await this.links(trx, events, id, user, ctx, fields);
+    await this.links(trx, events, id, user, ctx, fields, true);
     const created = (await events.findById(id))!;
     if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
     return created;
@@ -304,7 +305,7 @@ export class EventsService {
     } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
       await this.convertToSeries(trx, ctx, user, current, fields);
     } else {
-      await this.applyUpdate(trx, ctx, user, current, fields);
+      return this.applyUpdate(trx, ctx, user, current, fields);
     }
     return (await new EventsRepository(trx, formatWall(now)).findById(id))!;
   }
@@ -382,7 +383,7 @@ export class EventsService {
 
       const events = new EventsRepository(trx, nowUtc);
       await events.update(current.id, changes);
-      await this.links(trx, events, current.id, user, ctx, fields);
+      await this.links(trx, events, current.id, user, ctx, fields, false);
       return (await events.findById(current.id))!;
   }
 
@@ -575,11 +576,14 @@ export class EventsService {
    * locks the row first, so that concurrent writes to one event run one after the other.
    */
   private async existing(db: Kysely<Database>, id: number, now: Date, forWrite = false): Promise<EventRow> {
-    if (forWrite) await new EventsRepository(db, formatWall(now)).lockRow(id);
+    const events = new EventsRepository(db, formatWall(now));
+    if (forWrite) await events.lockRow(id);
+    const event = id > 0 ? await events.findById(id) : undefined;
+    if (event !== undefined) return event;
+    // Only a miss asks what the id is: an event row is never of another kind.
     const kind = id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;
-    if (kind === undefined) throw new RestError(404, 'rest-event-not-found', { vars: { id } });
-    if (kind !== 'event') throw new RestError(400, 'rest-invalid-event-id', { vars: { id } });
-    return (await new EventsRepository(db, formatWall(now)).findById(id))!;
+    if (kind !== undefined && kind !== 'event') throw new RestError(400, 'rest-invalid-event-id', { vars: { id } });
+    throw new RestError(404, 'rest-event-not-found', { vars: { id } });
   }
 
   /** Raw HTML only from roles with unfiltered_html (40 §9). */
@@ -594,12 +598,14 @@ export class EventsService {
     return new MediaRepository(trx).registerUrl(String(input).trim(), nowUtc);
   }
 
-  /** Organizers and terms, for the fields the request sent. */
-  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields): Promise<void> {
+  /** Organizers and terms, for the fields the request sent; a `created` event has no links yet. */
+  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields, created: boolean): Promise<void> {
     if (fields.organizer !== undefined) {
-      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone));
+      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone), created);
     }
-    if (fields.categories !== undefined) await events.setTerms(id, 'tribe_events_cat', await resolveEventTerms(trx, 'tribe_events_cat', fields.categories));
-    if (fields.tags !== undefined) await events.setTerms(id, 'post_tag', await resolveEventTerms(trx, 'post_tag', fields.tags));
+    const sent = TERM_FIELDS.flatMap(([field, taxonomy]) => (fields[field] === undefined ? [] : [{ taxonomy, input: fields[field] }]));
+    if (sent.length === 0) return;
+    const resolved = await resolveEventTerms(trx, sent);
+    await events.setTerms(id, sent.map(({ taxonomy }, index) => ({ taxonomy, termIds: resolved[index] })), created);
   }
 }

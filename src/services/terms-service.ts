@@ -38,20 +38,39 @@ function termKey(entry: unknown): TermKey {
   return text === '' ? { invalid: true } : { text };
 }
 
-/** Looks up every key in one query: an id in this taxonomy, else a text as slug, else as name. */
-async function matchKeys(repo: TermsRepository, taxonomy: Taxonomy, keys: readonly TermKey[]): Promise<Array<Term | undefined>> {
-  const ids: number[] = [];
-  const texts: string[] = [];
-  for (const key of keys) {
-    if ('id' in key) ids.push(key.id);
-    else if ('text' in key) texts.push(key.text);
-  }
-  const found = await repo.findByKeys(taxonomy, { ids, slugs: texts.map((text) => slugify(text)), names: texts.map(sanitizeTermName) });
-  return keys.map((key) => {
-    if ('id' in key) return found.find((term) => term.id === key.id);
-    if (!('text' in key)) return undefined;
-    return findText(found, key.text);
+interface KeyLookup {
+  taxonomy: Taxonomy;
+  keys: readonly TermKey[];
+}
+
+/**
+ * Looks up every key of every taxonomy in one query: an id in its taxonomy, else a text as slug,
+ * else as name. The matches come per lookup, per key.
+ */
+async function matchKeysOf(repo: TermsRepository, lookups: readonly KeyLookup[]): Promise<Array<Array<Term | undefined>>> {
+  const asked = lookups.map(({ taxonomy, keys }) => {
+    const ids: number[] = [];
+    const texts: string[] = [];
+    for (const key of keys) {
+      if ('id' in key) ids.push(key.id);
+      else if ('text' in key) texts.push(key.text);
+    }
+    return { taxonomy, ids, slugs: texts.map((text) => slugify(text)), names: texts.map(sanitizeTermName) };
   });
+  const found = await repo.findByKeys(asked);
+  return lookups.map(({ taxonomy, keys }) => {
+    const ofTaxonomy = found.filter((term) => term.taxonomy === taxonomy);
+    return keys.map((key) => {
+      if ('id' in key) return ofTaxonomy.find((term) => term.id === key.id);
+      if (!('text' in key)) return undefined;
+      return findText(ofTaxonomy, key.text);
+    });
+  });
+}
+
+async function matchKeys(repo: TermsRepository, taxonomy: Taxonomy, keys: readonly TermKey[]): Promise<Array<Term | undefined>> {
+  const [matches] = await matchKeysOf(repo, [{ taxonomy, keys }]);
+  return matches;
 }
 
 function findText(terms: readonly Term[], text: string): Term | undefined {
@@ -98,41 +117,49 @@ function eventTermEntries(input: unknown): unknown[] {
 }
 
 /**
- * The terms of an event being written (10-events §6.4): a comma string or a list of ids, slugs
- * and names. Unknown ids are skipped; a text naming no term creates one. Deduplicated, in input
- * order. An entry that is an object with an `id` (a term as events return it) names that id, so
- * a client can send back what it read.
+ * The terms of an event being written (10-events §6.4), per taxonomy sent (existing ones of
+ * every taxonomy looked up in one query): a comma string or a list of ids, slugs and names.
+ * Unknown ids are skipped; a text naming no term creates one. Deduplicated, in input order. An
+ * entry that is an object with an `id` (a term as events return it) names that id, so a client
+ * can send back what it read.
  */
-export async function resolveEventTerms(trx: Kysely<Database>, taxonomy: Taxonomy, input: unknown): Promise<number[]> {
+export async function resolveEventTerms(trx: Kysely<Database>, inputs: ReadonlyArray<{ taxonomy: Taxonomy; input: unknown }>): Promise<number[][]> {
   const repo = new TermsRepository(trx);
-  const keys = eventTermEntries(input).map((entry) =>
-    entry !== null && typeof entry === 'object' && 'id' in entry ? termKey((entry as { id: unknown }).id) : termKey(entry),
-  );
-  const matches = await matchKeys(repo, taxonomy, keys);
-  const created: Term[] = [];
-  const ids: number[] = [];
-  for (const [index, key] of keys.entries()) {
-    let term = matches[index];
-    if (!term && 'text' in key) {
-      term = findText(created, key.text);
-      if (!term) {
-        const name = sanitizeTermName(key.text);
-        if (name === '') continue;
-        // Concurrent writes naming the same new term: the second waits, then finds the first's.
-        await lockUntilCommit(trx, `term:${taxonomy}:${name.toLowerCase()}`);
-        [term] = await matchKeys(repo, taxonomy, [key]);
-        term ??= await insertTerm(repo, { taxonomy, name, slug: slugify(name), description: '', parent: 0 }, []);
-        created.push(term);
+  const lookups = inputs.map(({ taxonomy, input }) => ({
+    taxonomy,
+    keys: eventTermEntries(input).map((entry) =>
+      entry !== null && typeof entry === 'object' && 'id' in entry ? termKey((entry as { id: unknown }).id) : termKey(entry),
+    ),
+  }));
+  const matched = await matchKeysOf(repo, lookups);
+  const resolved: number[][] = [];
+  for (const [lookup, { taxonomy, keys }] of lookups.entries()) {
+    const created: Term[] = [];
+    const ids: number[] = [];
+    for (const [index, key] of keys.entries()) {
+      let term = matched[lookup][index];
+      if (!term && 'text' in key) {
+        term = findText(created, key.text);
+        if (!term) {
+          const name = sanitizeTermName(key.text);
+          if (name === '') continue;
+          // Concurrent writes naming the same new term: the second waits, then finds the first's.
+          await lockUntilCommit(trx, `term:${taxonomy}:${name.toLowerCase()}`);
+          [term] = await matchKeys(repo, taxonomy, [key]);
+          term ??= await insertTerm(repo, { taxonomy, name, slug: slugify(name), description: '', parent: 0 }, []);
+          created.push(term);
+        }
       }
+      if (term && !ids.includes(term.id)) ids.push(term.id);
     }
-    if (term && !ids.includes(term.id)) ids.push(term.id);
+    resolved.push(ids);
   }
-  return ids;
+  return resolved;
 }
 
 /**
  * The `categories` and `tags` of many events in the embedded shape (10-events §3.6), each list
- * sorted by name (case-insensitive): two queries however many events.
+ * sorted by name (case-insensitive): one query however many events.
  */
 export async function loadEmbeddedTerms(
   db: Kysely<Database>,
@@ -140,13 +167,10 @@ export async function loadEmbeddedTerms(
   ctx: RestContext,
 ): Promise<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
   const repo = new TermsRepository(db);
-  const [links, terms] = await Promise.all([repo.linksOfEvents(eventIds), repo.termsOfEvents(eventIds, utc(ctx.now))]);
-  const byId = new Map(terms.map((term) => [term.id, term]));
   const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
-  for (const link of links) {
-    const term = byId.get(link.term_id);
-    const lists = result.get(link.event_id);
-    if (!term || !lists) continue;
+  for (const { eventId, term } of await repo.termsOfEvents(eventIds, utc(ctx.now))) {
+    const lists = result.get(eventId);
+    if (!lists) continue;
     (term.taxonomy === 'tribe_events_cat' ? lists.categories : lists.tags).push(term);
   }
   const embed = (list: CountedTerm[]) => list.sort(byName).map((term) => serializeEmbeddedTerm(term, ctx.urls));

@@ -88,10 +88,10 @@ export class UsersService {
   }
 
   async authenticateBasic(login: string, secret: string): Promise<AuthOutcome> {
-    const record = await this.users.findByLogin(login);
-    if (!record) return { error: 'invalid_username' };
+    const found = await this.users.findByLoginWithPasswordHashes(login);
+    if (!found) return { error: 'invalid_username' };
+    const { record, hashes } = found;
     const hash = hashAppPassword(await this.key(), secret);
-    const hashes = await this.users.passwordHashes(record.id);
     return hashes.some((stored) => sameHash(stored, hash)) ? { user: toUser(record) } : { error: 'incorrect_password' };
   }
 

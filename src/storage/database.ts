@@ -6,6 +6,7 @@ import pg from 'pg';
 import { postgresEpochs, sqliteEpochs, type CacheEpochs } from './cache-epochs.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { PortableParameters } from './portable-parameters.ts';
+import { cachingStatements } from './statement-cache.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -88,7 +89,7 @@ function openSqlite(path: string): Opened {
   // by id all over the file, and each page missing from this cache costs a read system call.
   connection.pragma('cache_size = -65536');
   ensureMathFunctions(connection);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }), plugins: [new PortableParameters('sqlite')] });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(connection) }), plugins: [new PortableParameters('sqlite')] });
   return { db, openEpochs: async () => sqliteEpochs(connection) };
 }
 

@@ -286,9 +286,9 @@ export class EventsRepository {
     await this.db.updateTable('events').set(changes).where('id', '=', id).execute();
   }
 
-  /** Replaces the event's organizers, keeping the given order. */
-  async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
-    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  /** Replaces the event's organizers, keeping the given order; a `created` event has none to remove. */
+  async setOrganizers(eventId: number, organizerIds: readonly number[], created = false): Promise<void> {
+    if (!created) await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     if (organizerIds.length === 0) return;
     await this.db
       .insertInto('event_organizers')
@@ -296,18 +296,22 @@ export class EventsRepository {
       .execute();
   }
 
-  /** Replaces the event's terms of one taxonomy, keeping those of the other. */
-  async setTerms(eventId: number, taxonomy: Taxonomy, termIds: readonly number[]): Promise<void> {
-    await this.db
-      .deleteFrom('event_terms')
-      .where('event_id', '=', eventId)
-      .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', '=', taxonomy))
-      .execute();
-    if (termIds.length === 0) return;
-    await this.db
-      .insertInto('event_terms')
-      .values(termIds.map((term_id, position) => ({ event_id: eventId, term_id, position })))
-      .execute();
+  /**
+   * Replaces the event's terms of the given taxonomies, keeping those of any other, each list in
+   * its order; a `created` event has none to remove.
+   */
+  async setTerms(eventId: number, lists: ReadonlyArray<{ taxonomy: Taxonomy; termIds: readonly number[] }>, created = false): Promise<void> {
+    if (lists.length === 0) return;
+    if (!created) {
+      await this.db
+        .deleteFrom('event_terms')
+        .where('event_id', '=', eventId)
+        .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', 'in', lists.map((list) => list.taxonomy)))
+        .execute();
+    }
+    const rows = lists.flatMap((list) => list.termIds.map((term_id, position) => ({ event_id: eventId, term_id, position })));
+    if (rows.length === 0) return;
+    await this.db.insertInto('event_terms').values(rows).execute();
   }
 
   /** Whether every id names a record of `kind` (one query for the whole list). */

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { uniqueSlugCandidates } from '../../domain/text/slug.ts';
 import { lockUntilCommit } from '../locks.ts';
 import type { Database } from '../schema.ts';
@@ -21,8 +21,10 @@ export async function findFreeSlug(db: Kysely<Database>, table: SluggedTable, ba
     const batch = Array.from({ length: BATCH }, () => candidates.next().value);
     let query = db.selectFrom(table).select('slug').where('slug', 'in', batch);
     if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
-    // Occurrences show their series' slug and take no part in uniqueness (60 §2).
-    if (table === 'events') query = (query as SelectQueryBuilder<Database, 'events', { slug: string }>).where('post_parent', '=', 0) as typeof query;
+    // Occurrences show their series' slug and take no part in uniqueness (60 §2). The unary plus
+    // keeps SQLite's planner off the post_parent index, which would scan every standalone event:
+    // the slug index finds the few candidates in any table size.
+    if (table === 'events') query = (query as SelectQueryBuilder<Database, 'events', { slug: string }>).where(sql`+post_parent`, '=', 0) as typeof query;
     const taken = new Set((await query.execute()).map((row) => row.slug));
     const free = batch.find((candidate) => !taken.has(candidate));
     if (free !== undefined) return free;

@@ -28,6 +28,14 @@ export interface TermListOrder {
   descending: boolean;
 }
 
+/** What one taxonomy's terms are looked up by (any of them matches). */
+export interface TermKeys {
+  taxonomy: Taxonomy;
+  ids: readonly number[];
+  slugs: readonly string[];
+  names: readonly string[];
+}
+
 export interface NewTerm {
   taxonomy: Taxonomy;
   name: string;
@@ -46,13 +54,26 @@ const CATEGORY: Taxonomy = 'tribe_events_cat';
  * publication instant has passed is published as well (40 §6.1), whether or not anything has
  * flipped its status yet: those few (`due`) are added here, by primary key.
  */
-function dueLinks(eb: TermsScope, due: readonly number[]) {
-  return eb.selectFrom('event_terms').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', 'in', [...due]);
+function dueLinks(eb: TermsScope, due: Due) {
+  const links = eb.selectFrom('event_terms').whereRef('event_terms.term_id', '=', 'terms.id');
+  if ('nowUtc' in due) return links.where('event_terms.event_id', 'in', eb.selectFrom('events').select('events.id').where(isDue(due.nowUtc)));
+  return links.where('event_terms.event_id', 'in', [...due]);
 }
 
-function publishedCount(eb: TermsScope, due: readonly number[]) {
+/**
+ * The ids of the due events, read beforehand, or the instant they are due by, when the query
+ * finds them itself (a subquery through the status index: one round trip fewer).
+ */
+type Due = readonly number[] | { nowUtc: string };
+
+/** The scheduled series masters and single events whose publication instant has passed (few: their status flips). */
+function isDue(nowUtc: string) {
+  return (eb: ExpressionBuilder<Database, 'events'>) => eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc), eb('events.post_parent', '=', 0)]);
+}
+
+function publishedCount(eb: TermsScope, due: Due) {
   const kept = eb.ref('terms.published_count');
-  if (due.length === 0) return sql<number>`${kept}`;
+  if (!('nowUtc' in due) && due.length === 0) return sql<number>`${kept}`;
   return sql<number>`(${kept} + (${dueLinks(eb, due).select((inner) => inner.fn.countAll().as('n'))}))`;
 }
 
@@ -66,7 +87,7 @@ export class TermsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findById(taxonomy: Taxonomy, id: number, nowUtc: string): Promise<CountedTerm | undefined> {
-    const row = await this.withCount(this.db.selectFrom('terms'), await this.due(nowUtc))
+    const row = await this.withCount(this.db.selectFrom('terms'), { nowUtc })
       .where('terms.taxonomy', '=', taxonomy)
       .where('terms.id', '=', id)
       .executeTakeFirst();
@@ -79,18 +100,25 @@ export class TermsRepository {
   }
 
   /** Terms of one taxonomy named by id, slug or (case-insensitive) name, in one query. */
-  async findByKeys(taxonomy: Taxonomy, keys: { ids: readonly number[]; slugs: readonly string[]; names: readonly string[] }): Promise<Term[]> {
-    if (keys.ids.length + keys.slugs.length + keys.names.length === 0) return [];
+  async findByKeys(lookups: ReadonlyArray<TermKeys>): Promise<Term[]> {
+    const asked = lookups.filter((keys) => keys.ids.length + keys.slugs.length + keys.names.length > 0);
+    if (asked.length === 0) return [];
     return this.db
       .selectFrom('terms')
       .selectAll()
-      .where('taxonomy', '=', taxonomy)
       .where((eb) =>
-        eb.or([
-          ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
-          ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
-          ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
-        ]),
+        eb.or(
+          asked.map((keys) =>
+            eb.and([
+              eb('taxonomy', '=', keys.taxonomy),
+              eb.or([
+                ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
+                ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
+                ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
+              ]),
+            ]),
+          ),
+        ),
       )
       .orderBy('id')
       .execute();
@@ -204,18 +232,15 @@ export class TermsRepository {
   }
 
   /** The (event, term) links of many events. */
-  linksOfEvents(eventIds: readonly number[]): Promise<Array<{ event_id: number; term_id: number }>> {
-    if (eventIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('event_terms').select(['event_id', 'term_id']).where('event_id', 'in', [...new Set(eventIds)]).execute();
-  }
-
-  /** The terms of many events (any taxonomy) with their counts, in one query. */
-  async termsOfEvents(eventIds: readonly number[], nowUtc: string): Promise<CountedTerm[]> {
+  /** The terms of many events (any taxonomy) with their counts, each with the event it is linked to, in one query. */
+  async termsOfEvents(eventIds: readonly number[], nowUtc: string): Promise<Array<{ eventId: number; term: CountedTerm }>> {
     if (eventIds.length === 0) return [];
-    const rows = await this.withCount(this.db.selectFrom('terms'), await this.due(nowUtc))
-      .where('terms.id', 'in', (eb) => eb.selectFrom('event_terms').select('event_terms.term_id').where('event_terms.event_id', 'in', [...new Set(eventIds)]))
+    const rows = await this.withCount(this.db.selectFrom('terms'), { nowUtc })
+      .innerJoin('event_terms', 'event_terms.term_id', 'terms.id')
+      .select('event_terms.event_id as linked_event_id')
+      .where('event_terms.event_id', 'in', [...new Set(eventIds)])
       .execute();
-    return rows.map(counted);
+    return rows.map(({ linked_event_id: eventId, ...term }) => ({ eventId, term: counted(term) }));
   }
 
   /** The new term's id, or undefined when another writer took the slug first (the caller picks another). */
@@ -245,13 +270,12 @@ export class TermsRepository {
     return result.numDeletedRows > 0n;
   }
 
-  /** The scheduled series masters and single events whose publication instant has passed (few: their status flips). */
   private async due(nowUtc: string): Promise<number[]> {
-    const rows = await this.db.selectFrom('events').select('id').where('status', '=', 'future').where('date_utc', '<=', nowUtc).where('post_parent', '=', 0).execute();
+    const rows = await this.db.selectFrom('events').select('id').where(isDue(nowUtc)).execute();
     return rows.map((row) => row.id);
   }
 
-  private withCount<O>(query: SelectQueryBuilder<Database, 'terms', O>, due: readonly number[]) {
+  private withCount<O>(query: SelectQueryBuilder<Database, 'terms', O>, due: Due) {
     return query.selectAll('terms').select((eb) => publishedCount(eb, due).as('count'));
   }
 

@@ -58,9 +58,17 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  async passwordHashes(userId: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('app_passwords').select('hash').where('user_id', '=', userId).execute();
-    return rows.map((row) => row.hash);
+  /** The user of a login with the hashes of its application passwords, in one query (every Basic-authenticated request asks). */
+  async findByLoginWithPasswordHashes(login: string): Promise<{ record: UserRecord; hashes: string[] } | undefined> {
+    const rows = await this.db
+      .selectFrom('users')
+      .leftJoin('app_passwords', 'app_passwords.user_id', 'users.id')
+      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc', 'app_passwords.hash'])
+      .where('users.login', '=', login)
+      .execute();
+    if (rows.length === 0) return undefined;
+    const { hash: _hash, ...record } = rows[0];
+    return { record, hashes: rows.flatMap((row) => (row.hash === null ? [] : [row.hash])) };
   }
 
   async delete(id: number): Promise<boolean> {

@@ -7,6 +7,14 @@ import { loadEmbeddedTerms, resolveEventTerms, resolveTermFilter } from '../../.
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { clearTerms, createTerm, insertEvent } from './fixtures.ts';
+import type { Kysely } from 'kysely';
+import type { Database, Taxonomy } from '../../../src/storage/schema.ts';
+
+/** The terms input of one taxonomy, as an event write sending only that field resolves it. */
+async function resolveOne(trx: Kysely<Database>, taxonomy: Taxonomy, input: unknown): Promise<number[]> {
+  const [ids] = await resolveEventTerms(trx, [{ taxonomy, input }]);
+  return ids;
+}
 
 const BASE = `http://calendar.test${NS}`;
 
@@ -30,7 +38,7 @@ for (const dialect of DIALECTS) {
         const music = await createTerm(t, 'categories', { name: 'Music' });
         const jazz = await createTerm(t, 'categories', { name: 'Jazz & Blues', slug: 'jb' });
         const result = await t.storage.db.transaction().execute((trx) =>
-          resolveEventTerms(trx, 'tribe_events_cat', `Chamber, music,${jazz.id}, ,Jazz & Blues,jb,chamber,${music.id}`),
+          resolveOne(trx, 'tribe_events_cat', `Chamber, music,${jazz.id}, ,Jazz & Blues,jb,chamber,${music.id}`),
         );
         const chamber = (await t.request('GET', `${NS}/categories?hide_empty=0&slug=chamber`)).body.categories[0];
         assert.deepEqual(chamber && [chamber.name, chamber.parent], ['Chamber', 0]);
@@ -39,7 +47,7 @@ for (const dialect of DIALECTS) {
 
       test('arrays work too; unknown or non-positive numeric ids are skipped, never created', async () => {
         const free = await createTerm(t, 'tags', { name: 'Free' });
-        const result = await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', [999999, '888888', 0, '-3', '1.5', free.id, 'free']));
+        const result = await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', [999999, '888888', 0, '-3', '1.5', free.id, 'free']));
         assert.deepEqual(result, [free.id]);
         const list = await t.request('GET', `${NS}/tags?hide_empty=0`);
         assert.equal(list.body.total, 1);
@@ -48,28 +56,39 @@ for (const dialect of DIALECTS) {
       test('ids of the other taxonomy are skipped; a term object is read by its id', async () => {
         const music = await createTerm(t, 'categories', { name: 'Music' });
         const free = await createTerm(t, 'tags', { name: 'Free' });
-        const result = await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', [music.id, { id: free.id, name: 'Free' }]));
+        const result = await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', [music.id, { id: free.id, name: 'Free' }]));
         assert.deepEqual(result, [free.id]);
       });
 
       test('a text whose slug is taken names that term; a new term gets a sanitised name', async () => {
         const other = await createTerm(t, 'tags', { name: 'Other', slug: 'rock-roll' });
-        assert.deepEqual(await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', 'Rock & Roll')), [other.id]);
-        const [id] = await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', '<b>Rock</b> & Pop'));
+        assert.deepEqual(await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', 'Rock & Roll')), [other.id]);
+        const [id] = await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', '<b>Rock</b> & Pop'));
         const tag = (await t.request('GET', `${NS}/tags/${id}`)).body;
         assert.deepEqual([tag.name, tag.slug], ['Rock &amp; Pop', 'rock-pop']);
       });
 
       test('empty input, blank entries and markup-only names give no terms', async () => {
         for (const input of [undefined, null, '', ' , ,', [], ['', '  '], '<i></i>']) {
-          const result = await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', input));
+          const result = await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', input));
           assert.deepEqual(result, [], JSON.stringify(input));
         }
       });
 
+      test('categories and tags resolved together keep to their own taxonomy', async () => {
+        const music = await createTerm(t, 'categories', { name: 'Music' });
+        const musicTag = await createTerm(t, 'tags', { name: 'Music' });
+        const [categories, tags] = await t.storage.db.transaction().execute((trx) =>
+          resolveEventTerms(trx, [{ taxonomy: 'tribe_events_cat', input: ['music', musicTag.id] }, { taxonomy: 'post_tag', input: `Music,${music.id},New` }]),
+        );
+        const created = (await t.request('GET', `${NS}/tags?hide_empty=0&slug=new`)).body.tags[0];
+        assert.deepEqual(categories, [music.id]);
+        assert.deepEqual(tags, [musicTag.id, created.id]);
+      });
+
       test('names match case-insensitively before anything is created', async () => {
         const jazz = await createTerm(t, 'tags', { name: 'Cool Jazz', slug: 'cj' });
-        const result = await t.storage.db.transaction().execute((trx) => resolveEventTerms(trx, 'post_tag', 'COOL JAZZ'));
+        const result = await t.storage.db.transaction().execute((trx) => resolveOne(trx, 'post_tag', 'COOL JAZZ'));
         assert.deepEqual(result, [jazz.id]);
       });
     });
