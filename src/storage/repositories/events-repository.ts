@@ -311,6 +311,9 @@ export class EventsRepository {
     }
     const rows = lists.flatMap((list) => list.termIds.map((term_id, position) => ({ event_id: eventId, term_id, position })));
     if (rows.length === 0) return;
+    // Each link's trigger locks its term's count row until commit: taking them in id order (the
+    // position keeps the list's order) means two writers sharing terms never deadlock.
+    rows.sort((a, b) => a.term_id - b.term_id);
     await this.db.insertInto('event_terms').values(rows).execute();
   }
 
