@@ -59,6 +59,8 @@ for (const dialect of DIALECTS) {
     if (dialect === 'postgres') it('a transaction still open holds back later commits instead of being skipped (a seq-only reader loses it)', async () => {
       const venue = await a.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: 'Slow hall' } });
       assert.equal(venue.status, 201, venue.text);
+      // Another test file's open transaction would hold the horizon below the venue's creation.
+      await feedSettled(a);
       let cursor = (await a.request('GET', `${NS}/changes`, { as: 'administrator' })).body.next_cursor as string;
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
