@@ -17,7 +17,11 @@ const ADMIN_PASSWORD = 'webhook-failover-administrator-secret-0123';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 const NS = '/calendar/events/v1';
 const RECORDS = 4;
-const MAX_RECORDS = 40;
+// Two sends per subscription are in flight at a time, each held 1.5 s by the receiver, and an
+// instance whose send ends claims the next one at once: whoever claims first keeps the slots while
+// messages are waiting. B polls ten times less often, so A is (almost always) the first to claim
+// after a write; writes go on, a little apart, until it has.
+const CLAIM_DEADLINE_MS = 30_000;
 
 async function call(origin: string, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(origin + path, {
@@ -52,7 +56,7 @@ describe('webhooks survive a killed instance [postgres]', { skip: skipReason('po
     };
     // One after the other: the first start migrates the new database and creates the administrator.
     services.push(await startService(env));
-    services.push(await startService(env));
+    services.push(await startService({ ...env, CALENDAR_WEBHOOKS_POLL_MS: '1000' }));
     storage = await openStorage(database.url);
   });
   after(async () => {
@@ -77,12 +81,17 @@ describe('webhooks survive a killed instance [postgres]', { skip: skipReason('po
         .where('status', '=', 'delivering')
         .where('lease_owner', 'like', `%:${a.child.pid}:%`)
         .executeTakeFirst();
-    for (let i = 0; i < MAX_RECORDS && (!a.killed || i < RECORDS); i++) {
+    const deadline = Date.now() + CLAIM_DEADLINE_MS;
+    for (let i = 0, after = 0; a.killed ? after < RECORDS : Date.now() < deadline; i++) {
+      if (a.killed) after++;
       const [creator, updater] = a.killed ? [b, b] : i % 2 === 0 ? [a, b] : [b, a];
       const event = await call(creator.origin, 'POST', `${NS}/events`, { title: `Failover ${i}`, status: 'publish', start_date: '2030-05-01 10:00', end_date: '2030-05-01 11:00' });
       await call(updater.origin, 'POST', `${NS}/events/${event.id}`, { title: `Failover ${i} (updated)` });
       ids.push(event.id);
-      if (!a.killed && (await claimedByA())) await a.kill();
+      for (let waited = 0; !a.killed && waited < 500; waited += 20) {
+        if (await claimedByA()) await a.kill();
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     }
     assert.ok(a.killed, 'instance A claimed a message');
     // What A was sending when it died (the receiver holds each request for a while).
