@@ -19,8 +19,8 @@ import type { RestContext } from '../http/rest/context.ts';
 import { EventsRepository, type EventListFilter } from '../storage/repositories/events-repository.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
-import { findFreeSlug } from '../storage/repositories/slugs.ts';
-import type { Database, EventRow } from '../storage/schema.ts';
+import { findFreeSlug, findFreeSlugs } from '../storage/repositories/slugs.ts';
+import type { Database, EventRow, Taxonomy } from '../storage/schema.ts';
 import { inTransaction } from '../storage/transactions.ts';
 import { RECURRENCE_DEFAULTS } from '../config.ts';
 import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
@@ -28,8 +28,9 @@ import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, sto
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';
 import { isRecurrenceRemoval } from '../domain/recurrence/recurrence-input.ts';
 import { loadRecurrence } from '../domain/recurrence/series.ts';
-import { nominalEnd } from '../domain/recurrence/expand.ts';
+import { nominalEnd, type Expansion } from '../domain/recurrence/expand.ts';
 import { resolveEventTerms } from './terms-service.ts';
+import type { Settled } from './coalescer.ts';
 import { checkPrecondition, type Precondition, type RecordTag } from '../domain/sync/preconditions.ts';
 
 /**
@@ -118,6 +119,28 @@ function instant(name: string, input: unknown, now: Date): string {
 const NO_LINKS = { organizers: false, categories: false, tags: false };
 const TERM_FIELDS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] as const;
 
+/** The term inputs a write sent, per taxonomy. */
+function sentTerms(fields: EventFields): Array<{ taxonomy: Taxonomy; input: unknown }> {
+  return TERM_FIELDS.flatMap(([field, taxonomy]) => (fields[field] === undefined ? [] : [{ taxonomy, input: fields[field] }]));
+}
+
+/** One event create: the request it came in, who asks, and the validated fields. */
+export interface CreateRequest {
+  ctx: RestContext;
+  user: User;
+  fields: EventFields;
+}
+
+interface EventDraft {
+  request: CreateRequest;
+  /** The slug asked for or derived from the title, before uniqueness ('' for none). */
+  slug: string;
+  trash: boolean;
+  status: Status;
+  expansion?: Expansion;
+  columns: Omit<EventRow, 'id' | 'status' | 'slug' | 'pre_trash_status' | 'pre_trash_slug' | 'image_id' | 'venue_id'>;
+}
+
 /**
  * An edit sent to an occurrence with scope `all`/`following`, as it applies to the series (60
  * §6.1): new start/end move the series' first instance by the same amount as this occurrence.
@@ -205,8 +228,78 @@ export class EventsService {
     return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => describe(trx, await this.createIn(trx, ctx, user, fields))));
   }
 
+  /**
+   * Creates several events in one transaction — concurrent requests coalesced (coalescer.ts), so
+   * that they share one commit and one statement per step — and renders them inside it. If any
+   * step fails, nothing of the group stays and each request runs again alone: a request's
+   * failure is its own.
+   */
+  async createMany<T>(
+    requests: readonly CreateRequest[],
+    describe: (trx: Kysely<Database>, requests: readonly CreateRequest[], events: readonly EventRow[]) => Promise<T[]>,
+  ): Promise<Array<Settled<T>>> {
+    const attempt = (group: readonly CreateRequest[]) =>
+      failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => describe(trx, group, await this.createManyIn(trx, group))));
+    try {
+      return (await attempt(requests)).map((value) => ({ ok: true, value }));
+    } catch (error) {
+      if (requests.length === 1) return [{ ok: false, error }];
+      return Promise.all(requests.map((request) => attempt([request]).then(
+        ([value]): Settled<T> => ({ ok: true, value }),
+        (alone: unknown): Settled<T> => ({ ok: false, error: alone }),
+      )));
+    }
+  }
+
   /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
   async createIn(trx: Kysely<Database>, ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
+    return (await this.createManyIn(trx, [{ ctx, user, fields }]))[0];
+  }
+
+  /**
+   * The events of `requests`, created inside the caller's transaction in request order: slugs,
+   * ids, rows, organizer links and term links each in one statement for all of them. An inline
+   * venue, organizer or image URL is created per request, as it names.
+   */
+  private async createManyIn(trx: Kysely<Database>, requests: readonly CreateRequest[]): Promise<EventRow[]> {
+    const drafts = requests.map((request) => this.draft(request));
+    const slugs = await findFreeSlugs(trx, 'events', drafts.map((draft) => draft.slug), SLUG_MAX);
+    const ids = await new ObjectsRepository(trx).allocateMany('event', requests.length);
+    const rows: EventRow[] = [];
+    for (const [index, { request: { ctx, user, fields }, trash, status, columns }] of drafts.entries()) {
+      const slug = slugs[index];
+      rows.push({
+        ...columns,
+        id: ids[index],
+        ...(trash ? trashed({ status, slug }) : { status, slug, pre_trash_status: null, pre_trash_slug: null }),
+        image_id: await this.image(trx, fields.image, columns.modified_utc),
+        venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
+      });
+    }
+    const events = new EventsRepository(trx, formatWall(requests[0].ctx.now));
+    // In start order: on PostgreSQL each row's trigger takes its days' count rows, and writers
+    // taking them in the same order wait for each other instead of deadlocking.
+    await events.insert([...rows].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : 0)));
+    const organizers: Array<{ eventId: number; organizerIds: number[] }> = [];
+    for (const [index, { ctx, user, fields }] of requests.entries()) {
+      if (fields.organizer !== undefined) organizers.push({ eventId: ids[index], organizerIds: await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone) });
+    }
+    await events.linkOrganizers(organizers);
+    const sent = requests.map(({ fields }) => sentTerms(fields));
+    const resolved = await resolveEventTerms(trx, sent.flat());
+    let next = 0;
+    await events.linkTerms(sent.map((lists, index) => ({ eventId: ids[index], lists: lists.map(({ taxonomy }) => ({ taxonomy, termIds: resolved[next++] })) })));
+    const stored = new Map((await events.findByIds(ids)).map((event) => [event.id, event]));
+    const created = ids.map((id) => stored.get(id)!);
+    for (const [index, { expansion, request }] of drafts.entries()) {
+      if (expansion !== undefined) await this.series.materialise(trx, created[index], request.ctx.now, expansion);
+    }
+    return created;
+  }
+
+  /** Everything about a new event that needs no query: its columns but id, slug, image and venue. */
+  private draft(request: CreateRequest): EventDraft {
+    const { ctx, user, fields } = request;
     const now = ctx.now;
     const nowUtc = formatWall(now);
     const zone = fields.timezone || this.siteZone;
@@ -232,50 +325,42 @@ export class EventsService {
     const title = this.html(user, fields.title ?? '');
     let slug = fields.slug === undefined ? '' : slugify(fields.slug, SLUG_MAX);
     if (slug === '' && needsSlug(publication.status)) slug = slugify(title, SLUG_MAX);
-    slug = await findFreeSlug(trx, 'events', slug, undefined, SLUG_MAX);
-    const lifecycle = requested === 'trash'
-      ? trashed({ status: publication.status, slug })
-      : { status: publication.status, slug, pre_trash_status: null, pre_trash_slug: null };
     const cost = parseCostInput(fields.cost);
     const currency = inferCurrency(cost);
     const website = fields.website === undefined ? '' : cleanWebsite(fields.website);
-    const id = await new ObjectsRepository(trx).allocate('event');
-    const row: EventRow = {
-      id,
-      author: fields.author ?? user.id,
-      ...lifecycle,
-      password: fields.password ?? '',
-      description: this.html(user, fields.description ?? ''),
-      excerpt: this.html(user, fields.excerpt ?? ''),
-      date_local: publication.date_local,
-      date_utc: publication.date_utc,
-      modified_local: utcToWall(nowUtc, this.siteZone),
-      modified_utc: nowUtc,
-      image_id: await this.image(trx, fields.image, nowUtc),
-      title,
-      ...schedule,
-      all_day: bit(allDay),
-      cost: JSON.stringify(cost),
-      currency_symbol: currency.symbol,
-      currency_position: currency.position,
-      // Never stored reads back as the event page (§3.8).
-      website: website === '' ? null : website,
-      show_map: bit(fields.show_map ?? false),
-      show_map_link: bit(fields.show_map_link ?? false),
-      hide_from_listings: bit(fields.hide_from_listings ?? false),
-      sticky: bit(fields.sticky ?? false),
-      featured: bit(fields.featured ?? false),
-      venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
-      post_parent: 0,
-      ...NO_RECURRENCE,
-      ...(spec === null ? {} : this.series.stored(spec, zone)),
+    return {
+      request,
+      slug,
+      trash: requested === 'trash',
+      status: publication.status,
+      expansion,
+      columns: {
+        author: fields.author ?? user.id,
+        password: fields.password ?? '',
+        description: this.html(user, fields.description ?? ''),
+        excerpt: this.html(user, fields.excerpt ?? ''),
+        date_local: publication.date_local,
+        date_utc: publication.date_utc,
+        modified_local: utcToWall(nowUtc, this.siteZone),
+        modified_utc: nowUtc,
+        title,
+        ...schedule,
+        all_day: bit(allDay),
+        cost: JSON.stringify(cost),
+        currency_symbol: currency.symbol,
+        currency_position: currency.position,
+        // Never stored reads back as the event page (§3.8).
+        website: website === '' ? null : website,
+        show_map: bit(fields.show_map ?? false),
+        show_map_link: bit(fields.show_map_link ?? false),
+        hide_from_listings: bit(fields.hide_from_listings ?? false),
+        sticky: bit(fields.sticky ?? false),
+        featured: bit(fields.featured ?? false),
+        post_parent: 0,
+        ...NO_RECURRENCE,
+        ...(spec === null ? {} : this.series.stored(spec, zone)),
+      },
     };
-    const events = new EventsRepository(trx, nowUtc);
-    await events.insert(row);
-    await this.links(trx, events, id, user, ctx, fields, true);
-    const created = (await events.findById(id))!;
-    if (expansion !== undefined) await this.series.materialise(trx, created, now, expansion);
-    return created;
   }
 
   /**
@@ -383,7 +468,7 @@ export class EventsService {
 
       const events = new EventsRepository(trx, nowUtc);
       await events.update(current.id, changes);
-      await this.links(trx, events, current.id, user, ctx, fields, false);
+      await this.links(trx, events, current.id, user, ctx, fields);
       return (await events.findById(current.id))!;
   }
 
@@ -598,14 +683,14 @@ export class EventsService {
     return new MediaRepository(trx).registerUrl(String(input).trim(), nowUtc);
   }
 
-  /** Organizers and terms, for the fields the request sent; a `created` event has no links yet. */
-  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields, created: boolean): Promise<void> {
+  /** Replaces the organizers and terms of an updated event, for the fields the request sent. */
+  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields): Promise<void> {
     if (fields.organizer !== undefined) {
-      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone), created);
+      await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone));
     }
-    const sent = TERM_FIELDS.flatMap(([field, taxonomy]) => (fields[field] === undefined ? [] : [{ taxonomy, input: fields[field] }]));
+    const sent = sentTerms(fields);
     if (sent.length === 0) return;
     const resolved = await resolveEventTerms(trx, sent);
-    await events.setTerms(id, sent.map(({ taxonomy }, index) => ({ taxonomy, termIds: resolved[index] })), created);
+    await events.setTerms(id, sent.map(({ taxonomy }, index) => ({ taxonomy, termIds: resolved[index] })));
   }
 }

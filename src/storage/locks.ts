@@ -8,6 +8,18 @@ import type { Database } from './schema.ts';
  * taken; SQLite has one connection whose transactions already run one after the other.
  */
 export async function lockUntilCommit(db: Kysely<Database>, name: string): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(db);
+  await lockAllUntilCommit(db, [name]);
+}
+
+/**
+ * `lockUntilCommit` for several names in one statement (a batch of creates). The locks are taken
+ * in the order of their keys, so that two writers locking overlapping sets cannot deadlock.
+ */
+export async function lockAllUntilCommit(db: Kysely<Database>, names: readonly string[]): Promise<void> {
+  if (names.length === 0 || !(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (names.length === 1) {
+    await sql`select pg_advisory_xact_lock(hashtext(${names[0]}))`.execute(db);
+    return;
+  }
+  await sql`select pg_advisory_xact_lock(key) from (select distinct hashtext(name) as key from unnest(${[...names]}::text[]) as name order by key) as keys`.execute(db);
 }

@@ -25,6 +25,7 @@ import {
   writeArgs,
 } from './events/event-args.ts';
 import { listEndpoint } from './events/event-list.ts';
+import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache } from '../../services/read-cache.ts';
@@ -50,6 +51,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     password: { description: 'Accepted and ignored.' },
   };
 
+  const creates = eventCreates(events);
   const singles = new ReadCache<JsonText>(deps.storage, 2000);
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
@@ -140,9 +142,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     args: createArgs,
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
-      const written = described(ctx);
-      const body = await events.create(ctx, ctx.user!, eventFields(params, createArgs, { update: false }), written.describe);
-      return { status: 201, body, etag: written.etag() };
+      const { event, body } = await creates({ ctx, user: ctx.user!, fields: eventFields(params, createArgs, { update: false }) });
+      return { status: 201, body, etag: eventTag(event) };
     },
   };
 

@@ -10,6 +10,7 @@ import { writerScaling } from './0008-writer-scaling.ts';
 import { sync } from './0009-sync.ts';
 import { webhooks } from './0010-webhooks.ts';
 import { listOrder } from './0011-list-order.ts';
+import { touchOnce } from './0012-touch-once.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009-sync': sync(dialect),
         '0010-webhooks': webhooks(dialect),
         '0011-list-order': listOrder(dialect),
+        '0012-touch-once': touchOnce(dialect),
       };
     },
   };

@@ -42,6 +42,8 @@ export interface EventListFilter {
 
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
 type Changes = Partial<Omit<EventRow, 'id'>>;
+/** One taxonomy's terms of an event, in the order given. */
+type TermList = { taxonomy: Taxonomy; termIds: readonly number[] };
 
 const SEARCHED = ['title', 'excerpt', 'description'] as const;
 
@@ -278,8 +280,9 @@ export class EventsRepository {
     return query;
   }
 
-  async insert(row: EventRow): Promise<void> {
-    await this.db.insertInto('events').values(row).execute();
+  /** New event rows, in one statement. */
+  async insert(rows: readonly EventRow[]): Promise<void> {
+    if (rows.length > 0) await this.db.insertInto('events').values([...rows]).execute();
   }
 
   async update(id: number, changes: Changes): Promise<void> {
@@ -289,18 +292,20 @@ export class EventsRepository {
   /** Replaces the event's organizers, keeping the given order; a `created` event has none to remove. */
   async setOrganizers(eventId: number, organizerIds: readonly number[], created = false): Promise<void> {
     if (!created) await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
-    if (organizerIds.length === 0) return;
-    await this.db
-      .insertInto('event_organizers')
-      .values(organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
-      .execute();
+    await this.linkOrganizers([{ eventId, organizerIds }]);
+  }
+
+  /** Adds organizers to events, each list in its order, in one statement. */
+  async linkOrganizers(links: ReadonlyArray<{ eventId: number; organizerIds: readonly number[] }>): Promise<void> {
+    const rows = links.flatMap(({ eventId, organizerIds }) => organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })));
+    if (rows.length > 0) await this.db.insertInto('event_organizers').values(rows).execute();
   }
 
   /**
    * Replaces the event's terms of the given taxonomies, keeping those of any other, each list in
    * its order; a `created` event has none to remove.
    */
-  async setTerms(eventId: number, lists: ReadonlyArray<{ taxonomy: Taxonomy; termIds: readonly number[] }>, created = false): Promise<void> {
+  async setTerms(eventId: number, lists: readonly TermList[], created = false): Promise<void> {
     if (lists.length === 0) return;
     if (!created) {
       await this.db
@@ -309,11 +314,16 @@ export class EventsRepository {
         .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', 'in', lists.map((list) => list.taxonomy)))
         .execute();
     }
-    const rows = lists.flatMap((list) => list.termIds.map((term_id, position) => ({ event_id: eventId, term_id, position })));
+    await this.linkTerms([{ eventId, lists }]);
+  }
+
+  /** Adds terms to events, each list in its order, in one statement. */
+  async linkTerms(links: ReadonlyArray<{ eventId: number; lists: readonly TermList[] }>): Promise<void> {
+    const rows = links.flatMap(({ eventId, lists }) => lists.flatMap((list) => list.termIds.map((term_id, position) => ({ event_id: eventId, term_id, position }))));
     if (rows.length === 0) return;
     // Each link's trigger locks its term's count row until commit: taking them in id order (the
     // position keeps the list's order) means two writers sharing terms never deadlock.
-    rows.sort((a, b) => a.term_id - b.term_id);
+    rows.sort((a, b) => a.term_id - b.term_id || a.event_id - b.event_id);
     await this.db.insertInto('event_terms').values(rows).execute();
   }
 

@@ -7,8 +7,13 @@ export class ObjectsRepository {
 
   /** A new id for a record of `kind`; insert the record itself in the same transaction. */
   async allocate(kind: ObjectKind): Promise<number> {
-    const row = await this.db.insertInto('objects').values({ kind }).returning('id').executeTakeFirstOrThrow();
-    return row.id;
+    return (await this.allocateMany(kind, 1))[0];
+  }
+
+  /** `count` new ids for records of `kind`, ascending, in one statement. */
+  async allocateMany(kind: ObjectKind, count: number): Promise<number[]> {
+    const rows = await this.db.insertInto('objects').values(Array.from({ length: count }, () => ({ kind }))).returning('id').execute();
+    return rows.map((row) => row.id).sort((a, b) => a - b);
   }
 
   /** The kind an id belongs to, or undefined for an unknown id (wrong-kind checks: 10 §5). */
