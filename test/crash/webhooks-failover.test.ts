@@ -74,13 +74,17 @@ describe('webhooks survive a killed instance [postgres]', { skip: skipReason('po
     // until A is sending one of the messages; A is killed at once (its lease names its process id),
     // and the writes go on through B.
     const ids: number[] = [];
-    const claimedByA = () =>
-      storage.db
+    // A message A is sending whose request has reached the receiver (which holds it): not one
+    // between claim and send.
+    const claimedByA = async () => {
+      const claimed = await storage.db
         .selectFrom('webhook_messages')
         .select(['id', 'webhook_id'])
         .where('status', '=', 'delivering')
         .where('lease_owner', 'like', `%:${a.child.pid}:%`)
-        .executeTakeFirst();
+        .execute();
+      return claimed.find((message) => receiver.arrivals.some((request) => request.headers['webhook-id'] === message.webhook_id));
+    };
     const deadline = Date.now() + CLAIM_DEADLINE_MS;
     for (let i = 0, after = 0; a.killed ? after < RECORDS : Date.now() < deadline; i++) {
       if (a.killed) after++;
