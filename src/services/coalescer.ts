@@ -4,7 +4,8 @@ export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 /**
  * Runs concurrent submissions in groups: an item submitted while `concurrency` groups are
  * running waits, and every item waiting when one ends forms the next group (up to `maxItems`).
- * A lone request waits for one turn of the event loop. Under load the per-group costs (a transaction, its commit, one statement per step) are shared.
+ * A lone request waits for one turn of the event loop. Under load the per-group costs (a
+ * transaction, its commit, one statement per step) are shared.
  */
 export class Coalescer<Item, Result> {
   private readonly waiting: Array<{ item: Item; resolve: (value: Result) => void; reject: (error: unknown) => void }> = [];

@@ -11,6 +11,7 @@ import { sync } from './0009-sync.ts';
 import { webhooks } from './0010-webhooks.ts';
 import { listOrder } from './0011-list-order.ts';
 import { touchOnce } from './0012-touch-once.ts';
+import { triggerPlans } from './0013-trigger-plans.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -31,6 +32,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0010-webhooks': webhooks(dialect),
         '0011-list-order': listOrder(dialect),
         '0012-touch-once': touchOnce(dialect),
+        '0013-trigger-plans': triggerPlans(dialect),
       };
     },
   };
