@@ -289,9 +289,9 @@ export class EventsRepository {
     await this.db.updateTable('events').set(changes).where('id', '=', id).execute();
   }
 
-  /** Replaces the event's organizers, keeping the given order; a `created` event has none to remove. */
-  async setOrganizers(eventId: number, organizerIds: readonly number[], created = false): Promise<void> {
-    if (!created) await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  /** Replaces the event's organizers, keeping the given order. */
+  async setOrganizers(eventId: number, organizerIds: readonly number[]): Promise<void> {
+    await this.db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
     await this.linkOrganizers([{ eventId, organizerIds }]);
   }
 
@@ -303,17 +303,15 @@ export class EventsRepository {
 
   /**
    * Replaces the event's terms of the given taxonomies, keeping those of any other, each list in
-   * its order; a `created` event has none to remove.
+   * its order.
    */
-  async setTerms(eventId: number, lists: readonly TermList[], created = false): Promise<void> {
+  async setTerms(eventId: number, lists: readonly TermList[]): Promise<void> {
     if (lists.length === 0) return;
-    if (!created) {
-      await this.db
-        .deleteFrom('event_terms')
-        .where('event_id', '=', eventId)
-        .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', 'in', lists.map((list) => list.taxonomy)))
-        .execute();
-    }
+    await this.db
+      .deleteFrom('event_terms')
+      .where('event_id', '=', eventId)
+      .where('term_id', 'in', (eb) => eb.selectFrom('terms').select('terms.id').where('terms.taxonomy', 'in', lists.map((list) => list.taxonomy)))
+      .execute();
     await this.linkTerms([{ eventId, lists }]);
   }
 
