@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { analyze, copyEvents } from './bulk-copy.ts';
 import {
-  buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
+  buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, post, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
 } from './harness.ts';
 
 /**
@@ -64,17 +64,8 @@ function eventBody(index: number, linked: Linked, spanStart: number): Record<str
 async function seedEvents(base: string, linked: Linked, from: number, to: number): Promise<{ rate: number; ids: number[] }> {
   const spanStart = Date.now() - DAY / 2;
   let next = from;
-  const ids: number[] = [];
-  const began = performance.now();
-  await Promise.all(
-    Array.from({ length: SEED_CLIENTS }, async () => {
-      while (next < to) {
-        const index = next++;
-        ids.push((await send(base, 'POST', '/events', eventBody(index, linked, spanStart))).id);
-      }
-    }),
-  );
-  return { rate: ((to - from) / (performance.now() - began)) * 1000, ids };
+  const { ids, perSecond } = await post(`${base}${NS}/events`, SEED_CLIENTS, to - from, () => eventBody(next++, linked, spanStart));
+  return { rate: perSecond, ids };
 }
 
 interface RouteResult {
