@@ -230,3 +230,22 @@ describe('parseInstant', () => {
     }
   });
 });
+
+describe('the ISO fast path reads what the general reader reads', () => {
+  it('for every day of a leap and a common year, impossible dates and times included', async () => {
+    const { readDateText } = await import('../../../src/domain/dates/date-text.ts');
+    const { readWall, writeWall } = await import('../../../src/domain/dates/wall-clock.ts');
+    const general = (text: string) => {
+      const read = readDateText(text, readWall('2025-04-09 17:30:45'));
+      return read && writeWall(read.wall);
+    };
+    const texts: string[] = [];
+    for (const year of ['2024', '2025']) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) texts.push(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+      }
+    }
+    texts.push('2025-04-12 23:59:59', '2025-04-12T00:00', '2025-04-12 24:00', '2025-04-12 19:60', '2025-04-12 19:30:60', '0000-01-01', '9999-12-31 23:59');
+    for (const text of texts) assert.equal(wall(text), general(text), text);
+  });
+});
