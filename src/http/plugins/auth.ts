@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
 import { FailureThrottle } from './failure-throttle.ts';
@@ -41,10 +41,7 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
   const throttle = new FailureThrottle(options.failureLimit, options.failureWindowSeconds * 1000);
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'en');
-  app.addHook('onRequest', async (request) => {
-    request.lang = languageOfPath(request.url, options.basePath);
-    const header = request.headers.authorization;
-    if (header === undefined) return;
+  const authenticate = async (request: FastifyRequest, header: string) => {
     const credentials = readAuthorization(header, users);
     const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login}`] : [])];
     const wait = Math.max(...keys.map((key) => throttle.retryAfter(key)));
@@ -57,5 +54,13 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
       throw new RestError(401, outcome.error);
     }
     request.user = outcome.user;
+  };
+  // A callback hook: a visitor's request (no header) costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.lang = languageOfPath(request.url, options.basePath);
+    const header = request.headers.authorization;
+    if (header === undefined) return done();
+    authenticate(request, header).then(() => done(), done);
   });
+
 }

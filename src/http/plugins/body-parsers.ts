@@ -54,9 +54,14 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
   });
   await app.register(formBody, { bodyLimit, parser: (text) => parseQueryString(text) });
   await app.register(multipart, { limits: { fileSize: bodyLimit, files: 5, fields: 1000, fieldSize: bodyLimit, parts: 1005 } });
-  app.addHook('preValidation', async (request) => {
-    // The import route reads its own parts (the file among them).
-    if (request.isMultipart() && (request.routeOptions.config as { readsFiles?: boolean } | undefined)?.readsFiles !== true) request.body = await readMultipartFields(request);
+  app.addHook('preValidation', (request, _reply, done) => {
+    // The import route reads its own parts (the file among them). A callback hook: other
+    // requests cost no promise.
+    if (!request.isMultipart() || (request.routeOptions.config as { readsFiles?: boolean } | undefined)?.readsFiles === true) return done();
+    readMultipartFields(request).then((fields) => {
+      request.body = fields;
+      done();
+    }, done);
   });
   // Bodies of other types carry no parameters (as in the reference), but still count against the limit.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) => done(null, undefined));

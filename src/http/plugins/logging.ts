@@ -20,14 +20,19 @@ export function loggerOptions(config: Config, stream: DestinationStream | undefi
   return { level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' }, ...(destination ? { stream: destination } : {}) };
 }
 
+const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /**
  * One line per request at `info`: method, path (without the query string, which may hold an
  * event password), status and time in milliseconds.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Above `info` the hook would only cost every request its call.
+  if (QUIETER_THAN_INFO.has(app.log.level)) return;
+  app.addHook('onResponse', (request, reply, done) => {
     const path = request.url.split('?', 1)[0];
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     request.log.info({ method: request.method, path, status: reply.statusCode, ms }, `${request.method} ${path} ${reply.statusCode} ${ms}ms`);
+    done();
   });
 }

@@ -35,7 +35,10 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
 }
 
 function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => setSecurityHeaders(request, reply));
+  app.addHook('onSend', (request, reply, payload, done) => {
+    setSecurityHeaders(request, reply);
+    done(null, payload);
+  });
 }
 
 /**
