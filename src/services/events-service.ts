@@ -23,7 +23,7 @@ import { findFreeSlug, findFreeSlugs } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow, Taxonomy } from '../storage/schema.ts';
 import { inTransaction } from '../storage/transactions.ts';
 import { RECURRENCE_DEFAULTS } from '../config.ts';
-import { resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
+import { knownLinkedIds, resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
 import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';
 import { isRecurrenceRemoval } from '../domain/recurrence/recurrence-input.ts';
@@ -265,6 +265,7 @@ export class EventsService {
     const drafts = requests.map((request) => this.draft(request));
     const slugs = await findFreeSlugs(trx, 'events', drafts.map((draft) => draft.slug), SLUG_MAX);
     const ids = await new ObjectsRepository(trx).allocateMany('event', requests.length);
+    const known = await knownLinkedIds(trx, requests.map(({ fields }) => fields), requests[0].ctx.now);
     const rows: EventRow[] = [];
     for (const [index, { request: { ctx, user, fields }, trash, status, columns }] of drafts.entries()) {
       const slug = slugs[index];
@@ -273,7 +274,7 @@ export class EventsService {
         id: ids[index],
         ...(trash ? trashed({ status, slug }) : { status, slug, pre_trash_status: null, pre_trash_slug: null }),
         image_id: await this.image(trx, fields.image, columns.modified_utc),
-        venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone),
+        venue_id: fields.venue === undefined ? null : await resolveEventVenue(trx, fields.venue, user, ctx, this.siteZone, known),
       });
     }
     const events = new EventsRepository(trx, formatWall(requests[0].ctx.now));
@@ -282,7 +283,7 @@ export class EventsService {
     await events.insert([...rows].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : 0)));
     const organizers: Array<{ eventId: number; organizerIds: number[] }> = [];
     for (const [index, { ctx, user, fields }] of requests.entries()) {
-      if (fields.organizer !== undefined) organizers.push({ eventId: ids[index], organizerIds: await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone) });
+      if (fields.organizer !== undefined) organizers.push({ eventId: ids[index], organizerIds: await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone, known) });
     }
     await events.linkOrganizers(organizers);
     const sent = requests.map(({ fields }) => sentTerms(fields));

@@ -102,6 +102,14 @@ export class LinkedPostsRepository {
     return row && this.record(row);
   }
 
+  /** Which of these ids are records of this type, any status (as `findById` finds them). */
+  async existingIds(ids: readonly number[]): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Set();
+    const rows = await this.db.selectFrom(this.table).select('id').where('id', 'in', unique).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** Any status; when several share the slug the oldest wins (20 §4.2). */
   async findBySlug(slug: string): Promise<LinkedRecord | undefined> {
     if (slug === '') return undefined;
