@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { postgresEpochs, sqliteEpochs, type CacheEpochs } from './cache-epochs.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { PortableParameters } from './portable-parameters.ts';
+import { PortablePostgresDialect, PortableSqliteDialect } from './portable-parameters.ts';
 import { cachingStatements } from './statement-cache.ts';
 import type { Database } from './schema.ts';
 
@@ -89,7 +89,7 @@ function openSqlite(path: string): Opened {
   // by id all over the file, and each page missing from this cache costs a read system call.
   connection.pragma('cache_size = -65536');
   ensureMathFunctions(connection);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(connection) }), plugins: [new PortableParameters('sqlite')] });
+  const db = new Kysely<Database>({ dialect: new PortableSqliteDialect({ database: cachingStatements(connection) }) });
   return { db, openEpochs: async () => sqliteEpochs(connection) };
 }
 
@@ -109,7 +109,7 @@ async function openPostgres(connectionString: string, schema: string | undefined
   const pool = new pg.Pool({ connectionString, max: 10, options: settings.join(' ') });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new PortableParameters('postgres')] });
+  const db = new Kysely<Database>({ dialect: new PortablePostgresDialect({ pool }) });
   return { db, openEpochs: () => postgresEpochs({ connectionString, schema }) };
 }
 
