@@ -225,7 +225,9 @@ export class EventsService {
 
   /** Creates an event; `describe` renders it inside the transaction, as update does. */
   async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
-    return failingAs('could-not-create-event', () => inTransaction(this.db, async (trx) => describe(trx, await this.createIn(trx, ctx, user, fields))));
+    const [result] = await this.createMany([{ ctx, user, fields }], async (trx, _requests, [event]) => [await describe(trx, event)]);
+    if (!result.ok) throw result.error;
+    return result.value;
   }
 
   /**
