@@ -1,6 +1,23 @@
 /** The outcome of one submitted item of a group: its own value or its own error. */
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
+export interface CoalescerOptions {
+  maxItems: number;
+  concurrency: number;
+  /**
+   * How long a group may wait, since the last submission or the last group's end, for the
+   * sources that group answered to submit again (see `submit`).
+   */
+  patienceMs: number;
+}
+
+interface Waiting<Item, Result> {
+  item: Item;
+  source: object | undefined;
+  resolve: (value: Result) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Runs concurrent submissions in groups: an item submitted while `concurrency` groups are
  * running waits, and every item waiting when one ends forms the next group (up to `maxItems`).
@@ -8,18 +25,29 @@ export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
  * transaction, its commit, one statement per step) are shared.
  */
 export class Coalescer<Item, Result> {
-  private readonly waiting: Array<{ item: Item; resolve: (value: Result) => void; reject: (error: unknown) => void }> = [];
+  private readonly waiting: Array<Waiting<Item, Result>> = [];
+  /** Sources a group answered that have not submitted since. */
+  private readonly returning = new Set<object>();
+  private lastProgress = 0;
   private running = 0;
   private scheduled = false;
 
   constructor(
     private readonly runGroup: (items: readonly Item[]) => Promise<Array<Settled<Result>>>,
-    private readonly options: { maxItems: number; concurrency: number },
+    private readonly options: CoalescerOptions,
   ) {}
 
-  submit(item: Item): Promise<Result> {
+  /**
+   * `source` names where the item came from (a client's connection). Clients that send their next
+   * item as soon as they are answered would otherwise split into two halves for good, one
+   * submitting while the other's group runs; so the next group waits, up to `patienceMs` without
+   * progress, for the sources the last group answered.
+   */
+  submit(item: Item, source?: object): Promise<Result> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
+      if (source !== undefined) this.returning.delete(source);
+      this.lastProgress = performance.now();
+      this.waiting.push({ item, source, resolve, reject });
       this.scheduleGroups();
     });
   }
@@ -37,8 +65,20 @@ export class Coalescer<Item, Result> {
     });
   }
 
+  private awaitingReturns(): boolean {
+    if (this.returning.size === 0 || this.waiting.length >= this.options.maxItems) return false;
+    if (performance.now() - this.lastProgress < this.options.patienceMs) return true;
+    // They are not coming back soon: go without them.
+    this.returning.clear();
+    return false;
+  }
+
   private startGroups(): void {
     while (this.running < this.options.concurrency && this.waiting.length > 0) {
+      if (this.awaitingReturns()) {
+        this.scheduleGroups();
+        return;
+      }
       const group = this.waiting.splice(0, this.options.maxItems);
       this.running++;
       this.runGroup(group.map((entry) => entry.item))
@@ -48,6 +88,8 @@ export class Coalescer<Item, Result> {
         )
         .finally(() => {
           this.running--;
+          for (const { source } of group) if (source !== undefined) this.returning.add(source);
+          this.lastProgress = performance.now();
           this.scheduleGroups();
         });
     }

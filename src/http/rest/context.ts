@@ -14,6 +14,8 @@ export interface RestContext {
   readonly now: Date;
   /** 80 §1.3: the request's If-Match header and whether writes must send one. */
   readonly precondition?: Precondition;
+  /** The connection the request came on: coalesced writes wait for the clients they answered. */
+  readonly client?: object;
   t(key: MessageKey, vars?: MessageVars): string;
 }
 
@@ -35,6 +37,7 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
     urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
     now: options.now,
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
+    client: request.raw.socket,
     t: (key, vars) => translate(lang, key, vars),
   };
 }

@@ -11,6 +11,12 @@ export interface CreatedEvent {
 
 /** Requests written in one transaction: more would only make the first of them wait longer. */
 const MAX_GROUP = 64;
+/**
+ * How long, without a new create or a group's end, the next group waits for the connections the
+ * last one answered: long enough for a client on the same network to send its next create, short
+ * enough that a client which has stopped costs the others no more than that.
+ */
+const PATIENCE_MS = 1;
 
 /**
  * Event creates, coalesced: requests arriving while a group is being written form the next group,
@@ -21,9 +27,9 @@ const MAX_GROUP = 64;
 export function eventCreates(events: EventsService): (request: CreateRequest) => Promise<CreatedEvent> {
   const coalescer = new Coalescer<CreateRequest, CreatedEvent>(
     (requests) => events.createMany(requests, renderCreated),
-    { maxItems: MAX_GROUP, concurrency: 1 },
+    { maxItems: MAX_GROUP, concurrency: 1, patienceMs: PATIENCE_MS },
   );
-  return (request) => coalescer.submit(request);
+  return (request) => coalescer.submit(request, request.ctx.client);
 }
 
 /** Each created event as its caller sees it: one batch of read-model queries per caller and address. */

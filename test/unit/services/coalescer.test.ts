@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Coalescer, type Settled } from '../../../src/services/coalescer.ts';
+
+/** A coalescer whose groups take `groupMs` and are recorded as the items they held. */
+function recording(patienceMs: number, groupMs = 5) {
+  const groups: string[][] = [];
+  const coalescer = new Coalescer<string, string>(
+    async (items) => {
+      groups.push([...items]);
+      await sleep(groupMs);
+      return items.map((item): Settled<string> => ({ ok: true, value: item.toUpperCase() }));
+    },
+    { maxItems: 64, concurrency: 1, patienceMs },
+  );
+  return { coalescer, groups };
+}
+
+describe('coalescer', () => {
+  test('items submitted together form one group and each gets its own result', async () => {
+    const { coalescer, groups } = recording(50);
+    assert.deepEqual(await Promise.all(['a', 'b', 'c'].map((item) => coalescer.submit(item))), ['A', 'B', 'C']);
+    assert.deepEqual(groups, [['a', 'b', 'c']]);
+  });
+
+  test('the next group waits for the sources the last one answered, so clients sending back to back stay one group', async () => {
+    const { coalescer, groups } = recording(200);
+    const one = {};
+    const two = {};
+    const first = [coalescer.submit('a', one), coalescer.submit('b', two)];
+    await first[0];
+    // `one` is answered and sends again at once; `two` takes 20 ms, well within the patience.
+    const again = coalescer.submit('c', one);
+    await sleep(20);
+    const late = coalescer.submit('d', two);
+    assert.deepEqual(await Promise.all([...first, again, late]), ['A', 'B', 'C', 'D']);
+    assert.deepEqual(groups, [['a', 'b'], ['c', 'd']]);
+  });
+
+  test('a source that does not come back holds the next group for the patience only', async () => {
+    const { coalescer, groups } = recording(30);
+    const one = {};
+    await Promise.all([coalescer.submit('a', one), coalescer.submit('b', {})]);
+    const began = performance.now();
+    assert.equal(await coalescer.submit('c', one), 'C');
+    const waited = performance.now() - began;
+    assert.deepEqual(groups, [['a', 'b'], ['c']]);
+    assert.ok(waited >= 25 && waited < 1000, `waited ${waited} ms`);
+  });
+
+  test('items without a source never wait for anyone', async () => {
+    const { coalescer, groups } = recording(10_000);
+    await Promise.all([coalescer.submit('a'), coalescer.submit('b')]);
+    const began = performance.now();
+    assert.equal(await coalescer.submit('c'), 'C');
+    assert.ok(performance.now() - began < 1000);
+    assert.deepEqual(groups, [['a', 'b'], ['c']]);
+  });
+});
