@@ -66,21 +66,24 @@ export class ReadCache<V> {
       requestEpochs.set(request, observed);
     }
     const epoch = await observed;
-    const nowUtc = formatWall(request.now);
     if (epoch === null) return { get: (_key, compute) => compute() };
     if (epoch !== this.epoch) {
-      const until = await nextPublication(this.storage, epoch, nowUtc);
+      const until = await nextPublication(this.storage, epoch, formatWall(request.now));
       // Epochs only grow: a request that observed an older one than the cache holds now just computes.
       if (this.epoch !== null && epoch < this.epoch) return { get: (_key, compute) => compute() };
       this.entries.clear();
       this.epoch = epoch;
       this.validUntil = until;
     }
-    if (this.validUntil !== null && nowUtc >= this.validUntil) {
-      const dueAt = this.validUntil;
-      const until = await nextPublication(this.storage, epoch, nowUtc, dueAt);
-      this.entries.clear();
-      this.validUntil = until;
+    // Most epochs have no scheduled publication ahead, and then a hit formats no date.
+    const dueAt = this.validUntil;
+    if (dueAt !== null) {
+      const nowUtc = formatWall(request.now);
+      if (nowUtc >= dueAt) {
+        const until = await nextPublication(this.storage, epoch, nowUtc, dueAt);
+        this.entries.clear();
+        this.validUntil = until;
+      }
     }
     return { get: (key, compute) => this.lookup(epoch, key, compute) };
   }

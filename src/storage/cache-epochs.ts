@@ -35,7 +35,8 @@ export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
   const dataVersion = connection.prepare('PRAGMA data_version').pluck();
   const totalChanges = connection.prepare('select total_changes()').pluck();
   let epoch = 0;
-  let seen = '';
+  let seenVersion: unknown;
+  let seenChanges: unknown;
   let versionThisTurn: unknown;
   const forgetVersion = () => {
     versionThisTurn = undefined;
@@ -47,9 +48,10 @@ export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
         versionThisTurn = dataVersion.get();
         setImmediate(forgetVersion);
       }
-      const now = `${versionThisTurn}:${totalChanges.get()}`;
-      if (now !== seen) {
-        seen = now;
+      const changes = totalChanges.get();
+      if (versionThisTurn !== seenVersion || changes !== seenChanges) {
+        seenVersion = versionThisTurn;
+        seenChanges = changes;
         epoch++;
       }
       return epoch;
