@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { untilListening } from '../crash/service-process.ts';
@@ -53,8 +54,21 @@ async function startBundle(databaseUrl: string): Promise<StartedService> {
       const exited = once(child, 'exit');
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
+      // The shell ends at the signal; node, in the same group, may still be closing its database
+      // connections, and dropping the test schema meanwhile can deadlock with its last query.
+      const deadline = Date.now() + 15_000;
+      while (groupAlive(child.pid!) && Date.now() < deadline) await sleep(20);
     },
   };
+}
+
+function groupAlive(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Lines a healthy start must not print: log lines at warn or above, and runtime warnings. */
