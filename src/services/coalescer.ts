@@ -31,6 +31,7 @@ export class Coalescer<Item, Result> {
   private lastProgress = 0;
   private running = 0;
   private scheduled = false;
+  private patience: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly runGroup: (items: readonly Item[]) => Promise<Array<Settled<Result>>>,
@@ -65,18 +66,25 @@ export class Coalescer<Item, Result> {
     });
   }
 
-  private awaitingReturns(): boolean {
-    if (this.returning.size === 0 || this.waiting.length >= this.options.maxItems) return false;
-    if (performance.now() - this.lastProgress < this.options.patienceMs) return true;
+  /** How much longer the next group waits for the sources the last one answered (0: start now). */
+  private patienceLeft(): number {
+    if (this.returning.size === 0 || this.waiting.length >= this.options.maxItems) return 0;
+    const left = this.options.patienceMs - (performance.now() - this.lastProgress);
+    if (left > 0) return left;
     // They are not coming back soon: go without them.
     this.returning.clear();
-    return false;
+    return 0;
   }
 
   private startGroups(): void {
     while (this.running < this.options.concurrency && this.waiting.length > 0) {
-      if (this.awaitingReturns()) {
-        this.scheduleGroups();
+      const left = this.patienceLeft();
+      if (left > 0) {
+        // A submission looks again at once; the timer, if none comes.
+        this.patience ??= setTimeout(() => {
+          this.patience = undefined;
+          this.startGroups();
+        }, left);
         return;
       }
       const group = this.waiting.splice(0, this.options.maxItems);

@@ -528,8 +528,8 @@ async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: Lin
     case 'invalid':
       return form.reason;
     case 'id': {
-      const exists = known !== undefined ? known.has(form.id) : (await repository(db, type, now).findById(form.id)) !== undefined;
-      return exists || (type === VENUE ? REASONS.unknownVenue : REASONS.unknownOrganizer);
+      const existing = known ?? (await repository(db, type, now).existingIds([form.id]));
+      return existing.has(form.id) || (type === VENUE ? REASONS.unknownVenue : REASONS.unknownOrganizer);
     }
     case 'data': {
       const name = form.fields[type.nameKey];

@@ -62,5 +62,4 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
     if (header === undefined) return done();
     authenticate(request, header).then(() => done(), done);
   });
-
 }
