@@ -6,6 +6,7 @@ import { isValidEmail, isValidLogin, toUser, type User } from '../domain/users/u
 import type { Storage } from '../storage/database.ts';
 import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
 import { UsersRepository } from '../storage/repositories/users-repository.ts';
+import { AcceptedCredentials } from './accepted-credentials.ts';
 import { generateAppPassword, generateHashKey, hashAppPassword, sameHash } from './app-passwords.ts';
 
 export interface NewUser {
@@ -25,10 +26,12 @@ export class UsersService {
   private readonly users: UsersRepository;
   private readonly settings: SettingsRepository;
   private hashKey: Promise<string> | undefined;
+  private readonly accepted: AcceptedCredentials;
 
   constructor(storage: Storage, private readonly clock: Clock) {
     this.users = new UsersRepository(storage.db);
     this.settings = new SettingsRepository(storage.db);
+    this.accepted = new AcceptedCredentials(storage.epochs);
   }
 
   private key(): Promise<string> {
@@ -76,6 +79,7 @@ export class UsersService {
       throw new RestError(400, 'rest_cannot_delete_last_admin');
     }
     await this.users.delete(id);
+    this.accepted.forget();
     return user;
   }
 
@@ -88,16 +92,21 @@ export class UsersService {
   }
 
   async authenticateBasic(login: string, secret: string): Promise<AuthOutcome> {
-    const found = await this.users.findByLoginWithPasswordHashes(login);
-    if (!found) return { error: 'invalid_username' };
-    const { record, hashes } = found;
     const hash = hashAppPassword(await this.key(), secret);
-    return hashes.some((stored) => sameHash(stored, hash)) ? { user: toUser(record) } : { error: 'incorrect_password' };
+    return this.accepted.check(`basic ${login} ${hash}`, async (): Promise<AuthOutcome> => {
+      const found = await this.users.findByLoginWithPasswordHashes(login);
+      if (!found) return { error: 'invalid_username' };
+      const { record, hashes } = found;
+      return hashes.some((stored) => sameHash(stored, hash)) ? { user: toUser(record) } : { error: 'incorrect_password' };
+    });
   }
 
   async authenticateBearer(secret: string): Promise<AuthOutcome> {
-    const record = await this.users.findByPasswordHash(hashAppPassword(await this.key(), secret));
-    return record ? { user: toUser(record) } : { error: 'incorrect_password' };
+    const hash = hashAppPassword(await this.key(), secret);
+    return this.accepted.check(`bearer ${hash}`, async (): Promise<AuthOutcome> => {
+      const record = await this.users.findByPasswordHash(hash);
+      return record ? { user: toUser(record) } : { error: 'incorrect_password' };
+    });
   }
 
   /**

@@ -4,6 +4,9 @@ import pg from 'pg';
 /** The channel every writing transaction notifies on PostgreSQL (migration 0008). */
 export const CHANGES_CHANNEL = 'calendar_changes';
 
+/** The payload prefix of a notification that users or application passwords changed (migration 0015). */
+export const CREDENTIALS_PAYLOAD = 'credentials ';
+
 /** How the listening connection names itself to the server (pg_stat_activity). */
 export const LISTENER_NAME = 'calendar-cache-listener';
 
@@ -16,6 +19,12 @@ export const LISTENER_NAME = 'calendar-cache-listener';
  */
 export interface CacheEpochs {
   current(): Promise<number | null>;
+  /**
+   * A number that changes once users or their passwords may have been changed by another process
+   * or instance, read without waiting: an accepted credential may be remembered under it (the
+   * process's own changes are its own to forget). Null: such changes cannot be observed now.
+   */
+  credentials(): number | null;
   close(): Promise<void>;
 }
 
@@ -41,13 +50,17 @@ export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
   const forgetVersion = () => {
     versionThisTurn = undefined;
   };
+  const versionNow = () => {
+    if (versionThisTurn === undefined) {
+      versionThisTurn = dataVersion.get();
+      setImmediate(forgetVersion);
+    }
+    return versionThisTurn;
+  };
   return {
     async current() {
       if (!connection.open) return null;
-      if (versionThisTurn === undefined) {
-        versionThisTurn = dataVersion.get();
-        setImmediate(forgetVersion);
-      }
+      versionNow();
       const changes = totalChanges.get();
       if (versionThisTurn !== seenVersion || changes !== seenChanges) {
         seenVersion = versionThisTurn;
@@ -55,6 +68,10 @@ export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
         epoch++;
       }
       return epoch;
+    },
+    // Any commit by another connection: those are rare (the CLI, an importer), so no finer signal is needed.
+    credentials() {
+      return connection.open ? Number(versionNow()) : null;
     },
     async close() {},
   };
@@ -80,6 +97,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
   let client: pg.Client | null = null;
   let schema = '';
   let epoch = 0;
+  let credentialsEpoch = 0;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   /** The round trip being answered, and the one queued behind it (sent once it finishes). */
@@ -92,6 +110,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     inFlight = null;
     queued = null;
     epoch++;
+    credentialsEpoch++;
     lostClient.end().catch(() => {});
     if (!closed) retry = setTimeout(connect, retryMs).unref();
   };
@@ -105,7 +124,10 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     candidate.on('error', () => lost(candidate));
     candidate.on('end', () => lost(candidate));
     candidate.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL && (message.payload ?? '') === schema) epoch++;
+      if (message.channel !== CHANGES_CHANNEL) return;
+      const payload = message.payload ?? '';
+      if (payload === schema) epoch++;
+      else if (payload === CREDENTIALS_PAYLOAD + schema) credentialsEpoch++;
     });
     try {
       await candidate.connect();
@@ -124,6 +146,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     }
     // Whatever was written while no listener was connected went unnoticed.
     epoch++;
+    credentialsEpoch++;
     client = candidate;
   }
 
@@ -158,6 +181,9 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
       await barrier(listener);
       // Only the epoch after the barrier covers every write committed before the read arrived.
       return client === listener ? epoch : null;
+    },
+    credentials() {
+      return client === null ? null : credentialsEpoch;
     },
     async close() {
       closed = true;

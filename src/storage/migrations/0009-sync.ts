@@ -9,7 +9,7 @@ const POST_TABLES = [
   { table: 'organizers', kind: "'organizer'" },
 ] as const;
 /** A term's own fields; its derived columns (a maintained count) are no change of the term (80 §3.3). */
-const TERM_FIELDS = ['taxonomy', 'name', 'slug', 'description', 'parent'];
+export const TERM_FIELDS = ['taxonomy', 'name', 'slug', 'description', 'parent'];
 const TERM_KIND = (row: 'new' | 'old') => `case when ${row}.taxonomy = 'post_tag' then 'tag' else 'category' end`;
 /** Link rows that belong to their event: writing them is a write of the event (80 §1.1). */
 const EVENT_LINK_TABLES = ['event_terms', 'event_organizers'];
@@ -89,14 +89,14 @@ export function sync(dialect: Dialect) {
 }
 
 /** How a transaction's entries for one record merge: the first `before_*`, the last `after_*`. */
-const MERGE = `
+export const MERGE = `
   op = case when excluded.op = 'delete' then 'delete' when changes.op = 'create' then 'create'
             when excluded.op = 'update' then changes.op else excluded.op end,
   at = excluded.at, post_parent = excluded.post_parent, is_master = excluded.is_master,
   after_status = excluded.after_status, after_author = excluded.after_author, after_password = excluded.after_password,
   after_hidden = excluded.after_hidden, after_date_utc = excluded.after_date_utc`;
 
-const CHANGE_COLUMNS = `kind, record_id, op, at, post_parent, is_master, before_status, after_status, before_author, after_author,
+export const CHANGE_COLUMNS = `kind, record_id, op, at, post_parent, is_master, before_status, after_status, before_author, after_author,
   before_password, after_password, before_hidden, after_hidden, before_date_utc, after_date_utc`;
 
 async function postgresTriggers(db: Kysely<any>): Promise<void> {

@@ -13,17 +13,18 @@ const BUCKET_COLUMNS = ['status', 'hide_from_listings', 'is_series_master', 'sta
 const KEY = ['clock', 'status', 'start_day', 'end_day', 'hidden'].join(', ');
 
 /**
- * One statement applying a row change to the counts: −1 for the old row's buckets, +1 for the
- * new row's, netted per bucket and applied in key order. Concurrent PostgreSQL writers then lock
- * the rows they share in the same order (two events swapping days cannot deadlock), and a change
- * inside one bucket writes nothing.
+ * One statement applying row changes to the counts: −1 for the old rows' buckets, +1 for the new
+ * rows', netted per bucket and applied in key order. Concurrent PostgreSQL writers then lock the
+ * rows they share in the same order (two events swapping days cannot deadlock), and a change
+ * inside one bucket writes nothing. A row is `old` or `new` of a row trigger, or `added`: the rows
+ * of a statement-level trigger's transition table `source`.
  */
-function applied(rows: Array<'old' | 'new'>): string {
+export function applied(rows: Array<'old' | 'new' | 'added'>, source?: string): string {
   const changes = rows.flatMap((row) =>
     CLOCKS.map(
       ([clock, start, end]) =>
         `select '${clock}' as clock, ${row}.status as status, substr(${row}.${start}, 1, 10) as start_day, substr(${row}.${end}, 1, 10) as end_day,
-          ${row}.hide_from_listings as hidden, ${row === 'old' ? -1 : 1} as n where ${row}.is_series_master = 0`,
+          ${row}.hide_from_listings as hidden, ${row === 'old' ? -1 : 1} as n ${source === undefined ? '' : `from ${source} as ${row} `}where ${row}.is_series_master = 0`,
     ),
   );
   return `insert into event_day_counts (${KEY}, n)

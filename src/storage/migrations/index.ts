@@ -12,6 +12,8 @@ import { webhooks } from './0010-webhooks.ts';
 import { listOrder } from './0011-list-order.ts';
 import { touchOnce } from './0012-touch-once.ts';
 import { triggerPlans } from './0013-trigger-plans.ts';
+import { statementTriggers } from './0014-statement-triggers.ts';
+import { credentialChanges } from './0015-credential-changes.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -33,6 +35,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0011-list-order': listOrder(dialect),
         '0012-touch-once': touchOnce(dialect),
         '0013-trigger-plans': triggerPlans(dialect),
+        '0014-statement-triggers': statementTriggers(dialect),
+        '0015-credential-changes': credentialChanges(dialect),
       };
     },
   };
