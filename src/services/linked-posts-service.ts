@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
 import { can, type Principal } from '../domain/auth/capabilities.ts';
 import { canEditRecord, canReadRecord } from '../domain/auth/record-permissions.ts';
@@ -520,7 +521,7 @@ function organizerForms(value: unknown): LinkedForm[] {
 }
 
 /** Whether an inline form is acceptable (known ids of the type, fields valid as on POST, 20 §6.1), or why not. */
-async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: LinkedForm, principal: Principal | null, now: Date, known?: ReadonlySet<number>): Promise<true | Reason> {
+async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: LinkedForm, principal: Principal | null, now: Date, exists: IdCheck): Promise<true | Reason> {
   switch (form.kind) {
     case 'none':
     case 'uncreatable':
@@ -528,8 +529,7 @@ async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: Lin
     case 'invalid':
       return form.reason;
     case 'id': {
-      const existing = known ?? (await repository(db, type, now).existingIds([form.id]));
-      return existing.has(form.id) || (type === VENUE ? REASONS.unknownVenue : REASONS.unknownOrganizer);
+      return (await exists(form.id)) || (type === VENUE ? REASONS.unknownVenue : REASONS.unknownOrganizer);
     }
     case 'data': {
       const name = form.fields[type.nameKey];
@@ -549,18 +549,49 @@ async function formVerdict(db: Kysely<Database>, type: LinkedPostType, form: Lin
 /** The validators never depend on "now" except through far-fetched overflow; any instant will do. */
 const VALIDATION_INSTANT = new Date(0);
 
-/** Step-5 validator of an event's `venue` (10-events §6.3). */
-export function validateEventVenueInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<true | Reason> {
-  return formVerdict(db, VENUE, venueForm(input), principal, now);
+/** Whether a record of the type has this id. */
+type IdCheck = (id: number) => Promise<boolean> | boolean;
+
+const validationChecks = new WeakMap<Kysely<Database>, Map<string, DataLoader<number, boolean>>>();
+
+/**
+ * The step-5 existence checks of requests validated in the same turn of the event loop, in one
+ * query per type: creates arriving together (16 clients) each checked their venue and their
+ * organizer with a query of their own. Only outside a transaction (a transaction sees its own
+ * writes); nothing is remembered from one turn to the next.
+ */
+function validationCheck(db: Kysely<Database>, type: LinkedPostType): IdCheck {
+  let byType = validationChecks.get(db);
+  if (byType === undefined) validationChecks.set(db, (byType = new Map()));
+  let loader = byType.get(type.kind);
+  if (loader === undefined) {
+    loader = new DataLoader<number, boolean>(
+      async (ids) => {
+        const found = await repository(db, type, VALIDATION_INSTANT).existingIds(ids);
+        return ids.map((id) => found.has(id));
+      },
+      { cache: false, batchScheduleFn: (run) => setImmediate(run) },
+    );
+    byType.set(type.kind, loader);
+  }
+  return (id) => loader.load(id);
 }
 
-/** Step-5 validator of an event's `organizer` (10-events §6.3). */
+/** Inside a transaction: the ids a group already looked up, or one query. */
+function transactionCheck(trx: Kysely<Database>, type: LinkedPostType, now: Date, known: ReadonlySet<number> | undefined): IdCheck {
+  return known === undefined ? async (id) => (await repository(trx, type, now).existingIds([id])).has(id) : (id) => known.has(id);
+}
+
+/** Step-5 validator of an event's `venue` (10-events §6.3). */
+export function validateEventVenueInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<true | Reason> {
+  return formVerdict(db, VENUE, venueForm(input), principal, now, validationCheck(db, VENUE));
+}
+
+/** Step-5 validator of an event's `organizer` (10-events §6.3): the first refused item's reason. */
 export async function validateEventOrganizerInput(db: Kysely<Database>, input: unknown, principal: Principal | null, now: Date = VALIDATION_INSTANT): Promise<true | Reason> {
-  for (const form of organizerForms(input)) {
-    const verdict = await formVerdict(db, ORGANIZER, form, principal, now);
-    if (verdict !== true) return verdict;
-  }
-  return true;
+  const check = validationCheck(db, ORGANIZER);
+  const verdicts = await Promise.all(organizerForms(input).map((form) => formVerdict(db, ORGANIZER, form, principal, now, check)));
+  return verdicts.find((verdict) => verdict !== true) ?? true;
 }
 
 /** The id a valid inline form stands for, creating (or matching, 20 §6.5) a record from its fields. */
@@ -609,7 +640,7 @@ export async function knownLinkedIds(db: Kysely<Database>, inputs: ReadonlyArray
  */
 export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string, known?: KnownLinkedIds): Promise<number | null> {
   const form = venueForm(input);
-  const verdict = await formVerdict(trx, VENUE, form, principal, ctx.now, known?.venues);
+  const verdict = await formVerdict(trx, VENUE, form, principal, ctx.now, transactionCheck(trx, VENUE, ctx.now, known?.venues));
   if (verdict !== true) throw invalidParam('venue', verdict);
   return resolveValidForm(trx, VENUE, form, { principal, now: ctx.now, siteZone });
 }
@@ -624,7 +655,7 @@ export async function resolveEventOrganizers(trx: Kysely<Database>, input: unkno
   const forms = organizerForms(input);
   // Every item is checked before anything is created.
   for (const form of forms) {
-    const verdict = await formVerdict(trx, ORGANIZER, form, principal, ctx.now, known?.organizers);
+    const verdict = await formVerdict(trx, ORGANIZER, form, principal, ctx.now, transactionCheck(trx, ORGANIZER, ctx.now, known?.organizers));
     if (verdict !== true) throw invalidParam('organizer', verdict);
   }
   const ids: number[] = [];
@@ -654,8 +685,10 @@ export async function loadEmbeddedLinkedPosts(
   const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));
   if (events.length === 0) return result;
   const venueIds = events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id]));
-  const venues = await repository(db, VENUE, ctx.now).findByIds(venueIds);
-  const organizerLinks = await repository(db, ORGANIZER, ctx.now).findLinkedToEvents(events.map((event) => event.id));
+  const [venues, organizerLinks] = await Promise.all([
+    repository(db, VENUE, ctx.now).findByIds(venueIds),
+    repository(db, ORGANIZER, ctx.now).findLinkedToEvents(events.map((event) => event.id)),
+  ]);
   const images = await imagesOf(db, [...venues.values(), ...organizerLinks.map((link) => link.record)]);
   const embedOptions = (record: LinkedRecord) => ({
     jsonLd: options.jsonLd && canReadRecord(ctx.user, ownership(record)),
