@@ -51,8 +51,11 @@ type Entry<V> = { value: V } | { refusal: RestError };
 export class ReadCache<V> {
   private readonly entries = new Map<string, Promise<Entry<V>>>();
   private epoch: number | null = null;
-  /** When the entries stop being true: the next scheduled publication as of their epoch. */
-  private validUntil: string | null = null;
+  /**
+   * When the entries stop being true: the next scheduled publication as of their epoch, or the
+   * query still reading it (a miss does not wait for it: what it computes is true as of its now).
+   */
+  private validUntil: string | null | Promise<string | null> = null;
 
   constructor(
     private readonly storage: Pick<Storage, 'db' | 'epochs'>,
@@ -68,24 +71,13 @@ export class ReadCache<V> {
     const epoch = await observed;
     if (epoch === null) return { get: (_key, compute) => compute() };
     if (epoch !== this.epoch) {
-      const until = await nextPublication(this.storage, epoch, formatWall(request.now));
       // Epochs only grow: a request that observed an older one than the cache holds now just computes.
       if (this.epoch !== null && epoch < this.epoch) return { get: (_key, compute) => compute() };
       this.entries.clear();
       this.epoch = epoch;
-      this.validUntil = until;
+      this.expectPublication(nextPublication(this.storage, epoch, formatWall(request.now)));
     }
-    // Most epochs have no scheduled publication ahead, and then a hit formats no date.
-    const dueAt = this.validUntil;
-    if (dueAt !== null) {
-      const nowUtc = formatWall(request.now);
-      if (nowUtc >= dueAt) {
-        const until = await nextPublication(this.storage, epoch, nowUtc, dueAt);
-        this.entries.clear();
-        this.validUntil = until;
-      }
-    }
-    return { get: (key, compute) => this.lookup(epoch, key, compute) };
+    return { get: (key, compute) => this.lookup(request, epoch, key, compute) };
   }
 
   /** The value under `key` as of this request, computed on a miss. */
@@ -93,12 +85,33 @@ export class ReadCache<V> {
     return (await this.open(request)).get(key, compute);
   }
 
+  private expectPublication(until: Promise<string | null>): void {
+    this.validUntil = until;
+    until.then(
+      (value) => {
+        if (this.validUntil === until) this.validUntil = value;
+      },
+      () => {},
+    );
+  }
+
   /**
    * Concurrent misses of one key share one computation: after a write, the many requests that
-   * arrive for the same page compute it once instead of each running the same queries.
+   * arrive for the same page compute it once instead of each running the same queries. A kept
+   * value is served while no scheduled publication has come due since its epoch began.
    */
-  private async lookup(epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
+  private async lookup(request: RequestScope, epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
     let pending = this.epoch === epoch ? this.entries.get(key) : undefined;
+    if (pending !== undefined && this.validUntil !== null) {
+      // Most epochs have no scheduled publication ahead, and then a hit formats no date.
+      const dueAt = typeof this.validUntil === 'string' ? this.validUntil : await this.validUntil;
+      const nowUtc = dueAt === null ? '' : formatWall(request.now);
+      if (dueAt !== null && nowUtc >= dueAt && this.epoch === epoch) {
+        this.entries.clear();
+        this.expectPublication(nextPublication(this.storage, epoch, nowUtc, dueAt));
+        pending = undefined;
+      }
+    }
     if (pending === undefined) {
       pending = settle(compute);
       this.keep(epoch, key, pending);

@@ -48,7 +48,9 @@ async function termCounts(db: Kysely<any>): Promise<void> {
     await sql.raw(`drop trigger event_terms_count_${operation} on event_terms`).execute(db);
     const name = `term_count_links_${operation}`;
     // An event leaving goes before its links (0008), so a cascade that removes them finds it no longer counted.
+    // The terms are locked in id order first: writers naming the same terms wait for each other instead of deadlocking.
     await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin
+      perform 1 from terms where id = any(array(select distinct term_id from ${LINKS})) order by id for update;
       update terms set published_count = published_count ${sign} links.n
       from (select term_id, count(*) as n from ${LINKS} where event_id = any(array(${COUNTED_EVENTS}))
             group by term_id) as links

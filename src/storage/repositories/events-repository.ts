@@ -128,13 +128,19 @@ export class EventsRepository {
   }
 
   /**
-   * One page of the list and the total across pages: two queries whatever the page size. With a
-   * location search centre, `distances` gives each listed event's venue distance in km.
+   * One page of the list and the total across pages: two queries whatever the page size, sent
+   * side by side (on PostgreSQL each on a connection of its own). A caller with `rowsUpTo` wants
+   * no rows beyond it and waits for the total first.
    */
   async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
-    const total = await this.count(filter, query);
-    if (total <= (page - 1) * perPage || total > (options.rowsUpTo ?? Infinity)) return { rows: [], total };
+    const counting = this.count(filter, query);
+    if (options.rowsUpTo !== undefined && (await counting) > options.rowsUpTo) return { rows: [], total: await counting };
+    const [total, listed] = await Promise.all([counting, this.page(filter, query, page, perPage)]);
+    return total <= (page - 1) * perPage ? { rows: [], total } : { ...listed, total };
+  }
+
+  private async page(filter: EventListFilter, query: EventQuery, page: number, perPage: number): Promise<{ rows: EventRow[]; distances?: Map<number, number> }> {
     const direction = filter.orderDesc ? 'desc' : 'asc';
     let ordered = query.selectAll('events');
     if (filter.orderBy === 'distance') ordered = ordered.orderBy(sql`near.distance_km`, direction);
@@ -143,7 +149,7 @@ export class EventsRepository {
     else ordered = inStartOrder(ordered, filter, direction);
     if (filter.geo?.centre === undefined) {
       const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
-      return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)), total };
+      return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)) };
     }
     const rows = await ordered
       .select(sql<number>`near.distance_km`.as('geo_distance_km'))
@@ -151,7 +157,7 @@ export class EventsRepository {
       .offset((page - 1) * perPage)
       .execute();
     const distances = new Map(rows.map((row) => [row.id, Number(row.geo_distance_km)]));
-    return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), total, distances };
+    return { rows: rows.map(({ geo_distance_km: _distance, ...row }) => asOfNow(row, this.nowUtc)), distances };
   }
 
   /**
