@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChangeKind, ChangeOp, ChangeRow, Database } from '../schema.ts';
 import { SQLITE_NUMBER_TRANSACTION } from '../migrations/0009-sync.ts';
+import { isPostgres } from '../sql-helpers.ts';
 
 /**
  * A position in the change log: after the entry (txid, seq) on PostgreSQL, after seq on SQLite
@@ -35,10 +36,6 @@ export interface ChangePage {
   /** Position after the last entry read, or the head when the log was read to its end. */
   next: FeedPosition;
   hasMore: boolean;
-}
-
-function isPostgres(db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -1,9 +1,9 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
 import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
-import { containsInsensitive, toInt } from '../sql-helpers.ts';
+import { containsInsensitive, isPostgres, toInt } from '../sql-helpers.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
@@ -219,17 +219,26 @@ export class EventsRepository {
    * With `drivenByTerms`, a term filter becomes the outer loop: the events carrying the first
    * filter's terms, each looked up by id (a CROSS JOIN, whose order SQLite keeps), instead of every
    * event of the window probed for its terms. A count costs the term's events then, not the window's.
+   * PostgreSQL orders joins by its estimates, and it prices a search's `lower(…) like` as cheap:
+   * with a search, it scanned a year's window (10,000 events, 14 ms at 20,000) to keep the
+   * category's 500. With a search it takes the first term filter's events as an array of ids
+   * instead, for count and page alike (a probe by id costs about twice what one row's search does).
    */
   private filtered(filter: EventListFilter, drivenByTerms = false): EventQuery {
     const termFilters = [filter.categoryIds, filter.tagIds].filter((ids) => ids !== undefined);
-    const driving = drivenByTerms ? termFilters.shift() : undefined;
+    const byIdArray = isPostgres(this.db) && (filter.search?.include.length ?? 0) > 0;
+    const driving = drivenByTerms || byIdArray ? termFilters.shift() : undefined;
+    const tagged = (ids: readonly number[]) =>
+      this.db.selectFrom('event_terms').select('event_terms.event_id').distinct().where('event_terms.term_id', 'in', nonEmpty(ids));
     const from =
       driving === undefined
         ? this.db.selectFrom('events')
-        : (this.db
-            .selectFrom(this.db.selectFrom('event_terms').select('event_terms.event_id').distinct().where('event_terms.term_id', 'in', nonEmpty(driving)).as('tagged'))
-            .crossJoin('events')
-            .whereRef('events.id', '=', 'tagged.event_id') as unknown as EventQuery);
+        : byIdArray
+          ? this.db.selectFrom('events').where(sql<SqlBool>`events.id = any(array${tagged(driving)})`)
+          : (this.db
+              .selectFrom(tagged(driving).as('tagged'))
+              .crossJoin('events')
+              .whereRef('events.id', '=', 'tagged.event_id') as unknown as EventQuery);
     let query: EventQuery = from
       .where(effectiveStatusIn('events', filter.statuses, this.nowUtc))
       // Series masters are never listed, their occurrences are (60 §2).
