@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../storage/sql-helpers.ts';
 import type { Clock } from '../domain/dates/clock.ts';
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { recordChange } from '../storage/repositories/changes-repository.ts';
@@ -14,7 +15,7 @@ const PUBLISH_LOCK = 80_308_002;
 
 /** On PostgreSQL, whether this transaction got the job's lock (another instance is running it otherwise). */
 async function tryJobLock(trx: Kysely<Database>, key: number): Promise<boolean> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return true;
+  if (!isPostgres(trx)) return true;
   const row = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${key}) as got`.execute(trx);
   return row.rows[0].got;
 }
@@ -28,7 +29,7 @@ export async function pruneChanges(db: Kysely<Database>, retentionDays: number, 
   const cutoff = formatWall(new Date(now.getTime() - retentionDays * DAY_MS));
   return inTransaction(db, async (trx) => {
     if (!(await tryJobLock(trx, PRUNE_LOCK))) return 0;
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    if (isPostgres(trx)) {
       const last = (await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from changes
         where at < ${cutoff} and txid < pg_snapshot_xmin(pg_current_snapshot()) order by txid desc, seq desc limit 1`.execute(trx)).rows[0];
       if (last === undefined) return 0;

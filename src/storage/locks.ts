@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './sql-helpers.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -16,7 +17,7 @@ export async function lockUntilCommit(db: Kysely<Database>, name: string): Promi
  * in the order of their keys, so that two writers locking overlapping sets cannot deadlock.
  */
 export async function lockAllUntilCommit(db: Kysely<Database>, names: readonly string[]): Promise<void> {
-  if (names.length === 0 || !(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (names.length === 0 || !isPostgres(db)) return;
   if (names.length === 1) {
     await sql`select pg_advisory_xact_lock(hashtext(${names[0]}))`.execute(db);
     return;

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './sql-helpers.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -14,7 +15,7 @@ async function clearSqliteTransactionNumber(trx: Kysely<Database>): Promise<void
 
 export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return db.transaction().execute(work);
+  if (isPostgres(db)) return db.transaction().execute(work);
   return db.transaction().execute(async (trx) => {
     // Both statements change no row unless a write took a number (or a write outside this
     // function left one behind): a transaction that writes nothing does not move the cache epoch.

@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { isPostgres } from '../sql-helpers.ts';
 import type { Database, WebhookAttemptRow, WebhookAttemptTable, WebhookMessageRow, WebhookMessageStatus, WebhookRow, WebhookTable } from '../schema.ts';
 import { toInt } from '../sql-helpers.ts';
 
@@ -28,7 +29,7 @@ export class WebhooksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private get postgres(): boolean {
-    return this.db.getExecutor().adapter instanceof PostgresAdapter;
+    return isPostgres(this.db);
   }
 
   /** The database clock, so that every instance measures leases and retries alike. */
