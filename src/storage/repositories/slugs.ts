@@ -1,7 +1,8 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { uniqueSlugCandidates } from '../../domain/text/slug.ts';
 import { lockAllUntilCommit } from '../locks.ts';
 import type { Database } from '../schema.ts';
+import { isPostgres } from '../sql-helpers.ts';
 
 export type SluggedTable = 'events' | 'venues' | 'organizers';
 
@@ -37,7 +38,12 @@ export async function findFreeSlugs(db: Kysely<Database>, table: SluggedTable, b
       seen.get(base)!.push(...batch);
       return batch;
     });
-    let query = db.selectFrom(table).select('slug').where('slug', 'in', asked);
+    // PostgreSQL: a list read at run time (an array) keeps the slug index in use while the table's
+    // statistics lag behind its size; a constant list of 300 candidates was estimated at 5,668
+    // of 20,000 events before the first ANALYZE, and every event was read (5 ms a group).
+    let query = isPostgres(db)
+      ? db.selectFrom(table).select('slug').where(sql<SqlBool>`slug = any(array(select unnest(${asked}::text[])))`)
+      : db.selectFrom(table).select('slug').where('slug', 'in', asked);
     if (excludeId !== undefined) query = query.where('id', '!=', excludeId);
     // Occurrences show their series' slug and take no part in uniqueness (60 §2). The unary plus
     // keeps SQLite's planner off the post_parent index, which would scan every standalone event:
