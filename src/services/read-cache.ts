@@ -106,9 +106,12 @@ export class ReadCache<V> {
       // Most epochs have no scheduled publication ahead, and then a hit formats no date.
       const dueAt = typeof this.validUntil === 'string' ? this.validUntil : await this.validUntil;
       const nowUtc = dueAt === null ? '' : formatWall(request.now);
-      if (dueAt !== null && nowUtc >= dueAt && this.epoch === epoch) {
-        this.entries.clear();
-        this.expectPublication(nextPublication(this.storage, epoch, nowUtc, dueAt));
+      if (dueAt !== null && nowUtc >= dueAt) {
+        // A publication has come due: this value is not served, whatever happened meanwhile.
+        if (this.epoch === epoch) {
+          this.entries.clear();
+          this.expectPublication(nextPublication(this.storage, epoch, nowUtc, dueAt));
+        }
         pending = undefined;
       }
     }
