@@ -10,7 +10,7 @@ const POST_TABLES = [
 ] as const;
 /** A term's own fields; its derived columns (a maintained count) are no change of the term (80 §3.3). */
 export const TERM_FIELDS = ['taxonomy', 'name', 'slug', 'description', 'parent'];
-const TERM_KIND = (row: 'new' | 'old') => `case when ${row}.taxonomy = 'post_tag' then 'tag' else 'category' end`;
+export const TERM_KIND = (row: string) => `case when ${row}.taxonomy = 'post_tag' then 'tag' else 'category' end`;
 /** Link rows that belong to their event: writing them is a write of the event (80 §1.1). */
 const EVENT_LINK_TABLES = ['event_terms', 'event_organizers'];
 
@@ -131,7 +131,7 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
         when v_before->>'status' = 'trash' and v_after->>'status' is distinct from 'trash' then 'restore'
         else 'update' end;
       insert into changes (${CHANGE_COLUMNS}) values (
-        v_kind, (v_current->>'id')::integer, v_op, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'),
+        v_kind, (v_current->>'id')::integer, v_op, ${POSTGRES_NOW},
         coalesce((v_current->>'post_parent')::integer, 0), coalesce((v_current->>'is_series_master')::integer, 0),
         v_before->>'status', v_after->>'status', (v_before->>'author')::integer, (v_after->>'author')::integer,
         (v_before->>'password' <> '')::integer, (v_after->>'password' <> '')::integer,
@@ -154,20 +154,34 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
  */
 export const SQLITE_NUMBER_TRANSACTION = 'update feed_tx set next = next + 1, tx = next + 1 where id = 1 and tx is null';
 
-/** The SQLite entry of one statement, from `old`/`new` (either may be absent). */
-function sqliteInsert(kind: string, op: string, before: 'old' | null, after: 'new' | null, extra: { post: boolean; events: boolean }): string {
+/** The instant an entry is written, as each dialect spells it. */
+const SQLITE_NOW = `strftime('%Y-%m-%d %H:%M:%S', 'now')`;
+export const POSTGRES_NOW = `to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS')`;
+
+/**
+ * The values of a change-log entry (CHANGE_COLUMNS) read from the columns of a record row before
+ * and after the change (either may be absent): one spelling for SQLite's row triggers and
+ * PostgreSQL's statement triggers (migration 0014).
+ */
+export function changeEntryValues(kind: string, op: string, at: string, before: string | null, after: string | null, extra: { post: boolean; events: boolean }): string {
   const current = after ?? before!;
-  const col = (row: 'old' | 'new' | null, name: string, fallback = 'null') => (row === null ? fallback : `${row}.${name}`);
+  const col = (row: string | null, name: string) => (row === null ? 'null' : `${row}.${name}`);
   const post = extra.post;
-  return `${SQLITE_NUMBER_TRANSACTION};
-  insert into changes (tx, ${CHANGE_COLUMNS}) values (
-    (select tx from feed_tx where id = 1), ${kind}, ${current}.id, ${op}, strftime('%Y-%m-%d %H:%M:%S', 'now'),
+  const protectedIn = (row: string | null) => (post && row !== null ? `cast(${row}.password <> '' as integer)` : 'null');
+  return `${kind}, ${current}.id, ${op}, ${at},
     ${extra.events ? `${current}.post_parent` : '0'}, ${extra.events ? `${current}.is_series_master` : '0'},
     ${post ? col(before, 'status') : 'null'}, ${post ? col(after, 'status') : 'null'},
     ${post ? col(before, 'author') : 'null'}, ${post ? col(after, 'author') : 'null'},
-    ${post && before ? `${before}.password <> ''` : 'null'}, ${post && after ? `${after}.password <> ''` : 'null'},
+    ${protectedIn(before)}, ${protectedIn(after)},
     ${extra.events ? col(before, 'hide_from_listings') : 'null'}, ${extra.events ? col(after, 'hide_from_listings') : 'null'},
-    ${post ? col(before, 'date_utc') : 'null'}, ${post ? col(after, 'date_utc') : 'null'})
+    ${post ? col(before, 'date_utc') : 'null'}, ${post ? col(after, 'date_utc') : 'null'}`;
+}
+
+/** The SQLite entry of one statement, from `old`/`new` (either may be absent). */
+function sqliteInsert(kind: string, op: string, before: 'old' | null, after: 'new' | null, extra: { post: boolean; events: boolean }): string {
+  return `${SQLITE_NUMBER_TRANSACTION};
+  insert into changes (tx, ${CHANGE_COLUMNS}) values (
+    (select tx from feed_tx where id = 1), ${changeEntryValues(kind, op, SQLITE_NOW, before, after, extra)})
   on conflict (tx, kind, record_id) do update set ${MERGE};`;
 }
 

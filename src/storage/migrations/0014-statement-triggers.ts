@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { CHANGE_COLUMNS, MERGE, TERM_FIELDS } from './0009-sync.ts';
+import { CHANGE_COLUMNS, changeEntryValues, MERGE, POSTGRES_NOW, TERM_FIELDS, TERM_KIND } from './0009-sync.ts';
 import { applied } from './0011-list-order.ts';
 
 const EVENT_LINK_TABLES = ['event_terms', 'event_organizers'];
@@ -89,15 +89,10 @@ async function eventTouches(db: Kysely<any>): Promise<void> {
  */
 function createdEntries(table: string): string {
   const post = table !== 'terms';
-  const events = table === 'events';
-  const kind = post ? `'${table.slice(0, -1)}'` : `case when taxonomy = 'post_tag' then 'tag' else 'category' end`;
-  const postColumn = (expression: string) => (post ? expression : 'null');
+  const kind = post ? `'${table.slice(0, -1)}'` : TERM_KIND('created');
   return `insert into changes (${CHANGE_COLUMNS})
-    select ${kind}, id, 'create', to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'),
-      ${events ? 'post_parent' : '0'}, ${events ? 'is_series_master' : '0'},
-      null, ${postColumn('status')}, null, ${postColumn('author')}, null, ${postColumn(`(password <> '')::integer`)},
-      null, ${events ? 'hide_from_listings' : 'null'}, null, ${postColumn('date_utc')}
-    from ${CREATED} order by id
+    select ${changeEntryValues(kind, "'create'", POSTGRES_NOW, null, 'created', { post, events: table === 'events' })}
+    from ${CREATED} as created order by created.id
     on conflict (txid, kind, record_id) do update set ${MERGE}`;
 }
 

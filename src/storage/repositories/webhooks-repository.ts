@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
-import { isPostgres } from '../sql-helpers.ts';
 import type { Database, WebhookAttemptRow, WebhookAttemptTable, WebhookMessageRow, WebhookMessageStatus, WebhookRow, WebhookTable } from '../schema.ts';
-import { toInt } from '../sql-helpers.ts';
+import { isPostgres, toInt } from '../sql-helpers.ts';
 
 export type NewWebhook = Omit<WebhookRow, 'id' | 'last_success_at' | 'last_failure_at' | 'consecutive_failures' | 'disabled_reason' | 'previous_secret' | 'previous_secret_until'>;
 
