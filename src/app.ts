@@ -8,6 +8,8 @@ import { clientErrorHandler, refuseTunnels } from './http/plugins/client-errors.
 import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.ts';
 import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
+import { AnswerReplay } from './http/replay/answer-replay.ts';
+import { registerReplayRecording, replayingServer } from './http/replay/replay-server.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
@@ -35,6 +37,8 @@ export interface BuildOptions {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config, storage } = options;
   const clock = options.clock ?? systemClock;
+  // A per-client rate counts every request, so then every request goes through the framework.
+  const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock);
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
@@ -52,13 +56,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       if (method) req.method = method;
       return req.url ?? '/';
     },
+    ...(replay ? { serverFactory: replayingServer(replay) } : {}),
   });
 
   refuseTunnels(app.server, config.basePath);
-  registerRequestLog(app);
+  registerRequestLog(app, replay);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);
+  if (replay) registerReplayRecording(app, replay);
   registerAuth(app, users, { basePath: config.basePath, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
   await registerBodyParsers(app, config.bodyLimit);
 

@@ -16,6 +16,14 @@ export interface RequestScope {
 const requestEpochs = new WeakMap<RequestScope, Promise<number | null>>();
 
 /**
+ * Takes `epoch`, observed before the request was looked at, as the one it observed first (the
+ * replay in front of the framework reads it for every visitor's read).
+ */
+export function adoptObservedEpoch(request: RequestScope, epoch: number): void {
+  if (!requestEpochs.has(request)) requestEpochs.set(request, Promise.resolve(epoch));
+}
+
+/**
  * The next scheduled publication as of an epoch, read once for all the caches of one storage
  * (a single read opens two), and again once it has come due.
  */

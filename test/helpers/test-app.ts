@@ -54,6 +54,11 @@ export interface TestAppOptions {
   loggerStream?: DestinationStream;
   /** A second instance on this app's database (its users included); the database stays with that app. */
   sharing?: TestApp;
+  /**
+   * Requests go over a real listening socket (what ships: replayed answers are only served there)
+   * instead of Fastify's injection.
+   */
+  overHttp?: boolean;
 }
 
 export const NS = '/calendar/events/v1';
@@ -85,6 +90,15 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
       target[role] = { id: created.user.id, login, password: created.password };
     }
   }
+  const base = options.overHttp ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
+  const send = async (method: string, url: string, headers: Record<string, string>, payload: string | undefined, remoteAddress?: string) => {
+    if (base === undefined) {
+      const response = await app.inject({ method: method as any, url, headers, payload, remoteAddress });
+      return { status: response.statusCode, headers: response.headers as Record<string, string | string[] | undefined>, text: response.body };
+    }
+    const response = await fetch(base + url, { method, headers, body: payload });
+    return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+  };
   const authHeader = (user: TestUser) => `Basic ${Buffer.from(`${user.login}:${user.password}`).toString('base64')}`;
   return {
     app,
@@ -107,14 +121,14 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
           headers['content-type'] ??= 'application/json';
         }
       }
-      const response = await app.inject({ method: method as any, url, headers, payload, remoteAddress: requestOptions.remoteAddress });
+      const response = await send(method, url, headers, payload, requestOptions.remoteAddress);
       let body: unknown = undefined;
       try {
-        body = response.body === '' ? undefined : JSON.parse(response.body);
+        body = response.text === '' ? undefined : JSON.parse(response.text);
       } catch {
         body = undefined;
       }
-      return { status: response.statusCode, body: body as any, headers: response.headers as Record<string, string | string[] | undefined>, text: response.body };
+      return { ...response, body: body as any };
     },
     async close() {
       await app.close();

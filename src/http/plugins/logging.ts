@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from '../../config.ts';
+import type { AnswerReplay } from '../replay/answer-replay.ts';
 
 /** Headers that carry credentials: never written to a log line. */
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
@@ -24,15 +25,19 @@ const QUIETER_THAN_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
 
 /**
  * One line per request at `info`: method, path (without the query string, which may hold an
- * event password), status and time in milliseconds.
+ * event password), status and time in milliseconds; a replayed answer says so.
  */
-export function registerRequestLog(app: FastifyInstance): void {
+export function registerRequestLog(app: FastifyInstance, replay?: AnswerReplay): void {
   // Above `info` the hook would only cost every request its call.
   if (QUIETER_THAN_INFO.has(app.log.level)) return;
+  const line = (log: FastifyBaseLogger, method: string, url: string, status: number, elapsedMs: number, replayed = false) => {
+    const path = url.split('?', 1)[0];
+    const ms = Math.round(elapsedMs * 10) / 10;
+    log.info({ method, path, status, ms, ...(replayed ? { replayed } : {}) }, `${method} ${path} ${status} ${ms}ms${replayed ? ' (replayed)' : ''}`);
+  };
   app.addHook('onResponse', (request, reply, done) => {
-    const path = request.url.split('?', 1)[0];
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
-    request.log.info({ method: request.method, path, status: reply.statusCode, ms }, `${request.method} ${path} ${reply.statusCode} ${ms}ms`);
+    line(request.log, request.method, request.url, reply.statusCode, reply.elapsedTime);
     done();
   });
+  if (replay) replay.requestLine = (method, url, status, ms) => line(app.log, method, url, status, ms, true);
 }

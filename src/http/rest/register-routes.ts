@@ -4,6 +4,8 @@ import { forbidden } from '../../domain/errors.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
 import { createContext, type RestContext } from './context.ts';
 import { fastifyPath, type Endpoint, type NamespaceDef, type RouteDef } from './endpoint.ts';
+import { adoptObservedEpoch } from '../../services/read-cache.ts';
+import { epochObservedBefore, markReplayable } from '../replay/answer-replay.ts';
 import { renderRoute } from './route-index.ts';
 import { sendJson } from './send.ts';
 import { validateArgs } from './validate-args.ts';
@@ -55,10 +57,13 @@ function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions
 
   const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);
+    const observed = epochObservedBefore(request.raw);
+    if (observed !== undefined) adoptObservedEpoch(ctx, observed);
     const { merged, shadowed } = mergeInput(request);
     const params = await validateArgs(endpoint.args, merged, ctx, shadowed);
     if (endpoint.permission && !(await endpoint.permission(ctx, params))) throw forbidden(ctx.user === null);
     const result = await endpoint.handler(ctx, params);
+    if (request.method === 'GET') markReplayable(request.raw, ctx.now);
     return sendJson(request, reply, result.status ?? 200, result.body, result.headers, result.etag);
   };
 

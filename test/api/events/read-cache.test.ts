@@ -6,12 +6,13 @@ import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { createEvent, EVENTS } from './fixtures.ts';
 
-for (const dialect of DIALECTS) {
-  describe(`events: cached list pages stay true [${dialect}]`, { skip: skipReason(dialect) }, () => {
+// Through injection (the framework's caches) and over a socket (answers replayed in front of it too).
+for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [name, true]] as const)) {
+  describe(`events: cached list pages stay true [${dialect}${overHttp ? ', over HTTP' : ''}]`, { skip: skipReason(dialect) }, () => {
     let now = new Date('2025-04-01T10:00:00Z');
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(dialect, { clock: () => now });
+      t = await startTestApp(dialect, { clock: () => now, overHttp });
     });
     after(() => t.close());
 

@@ -1,0 +1,134 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Clock } from '../../domain/dates/clock.ts';
+import type { CacheEpochs } from '../../storage/cache-epochs.ts';
+
+/** The instant (the request's now) of each request a REST read answered in a way worth replaying. */
+const replayable = new WeakMap<IncomingMessage, Date>();
+
+/**
+ * Marks a request whose answer is a function of the stored data, the request line, the addresses
+ * it was sent to and the current second: a REST read (its rules see no other header once the
+ * request qualifies for replay).
+ */
+export function markReplayable(raw: IncomingMessage, now: Date): void {
+  replayable.set(raw, now);
+}
+
+/** The replay key and cache epoch of each request the replay handed to the framework. */
+const handedOn = new WeakMap<IncomingMessage, { key: string; epoch: number }>();
+
+/**
+ * The cache epoch observed before the framework saw `raw`: the request's caches may take it as the
+ * one they observed (on PostgreSQL that saves a round trip).
+ */
+export function epochObservedBefore(raw: IncomingMessage): number | undefined {
+  return handedOn.get(raw)?.epoch;
+}
+
+/** An answer as it was written: headers (without Date and connection headers, which Node adds) and body. */
+interface Recording {
+  epoch: number;
+  second: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+export type RequestLine = (method: string, url: string, status: number, ms: number) => void;
+
+/**
+ * What identifies a visitor's plain read: the addresses its answer links to and the request line.
+ * Anything else that could change the answer or its headers (credentials, an origin for CORS, a
+ * conditional, a method override) makes the request go through the framework. (The framework
+ * ignores a GET's body.)
+ */
+function replayKey(request: IncomingMessage): string | undefined {
+  if (request.method !== 'GET') return undefined;
+  const h = request.headers;
+  if (
+    h.authorization !== undefined ||
+    h.origin !== undefined ||
+    h['if-none-match'] !== undefined ||
+    h['x-http-method-override'] !== undefined
+  ) {
+    return undefined;
+  }
+  return `${h.host ?? ''} ${h['x-forwarded-host'] ?? ''} ${h['x-forwarded-proto'] ?? ''} ${request.url ?? ''}`;
+}
+
+const secondOf = (instant: Date) => Math.floor(instant.getTime() / 1000);
+
+/**
+ * Visitors' read answers replayed byte for byte in front of the framework. A REST read already
+ * answers a repeated request from its caches, but routing, hooks and argument checks cost more
+ * than writing the bytes; here a repeat costs a lookup and the cache epoch.
+ *
+ * An answer is recorded with the epoch observed before the framework saw its request (so the data
+ * it was built from is at least that new) and replayed while the epoch is the same and the second
+ * of its now has not turned: answers that depend on the clock (relative date filters, scheduled
+ * publications, which the stored data dates to the second) stay right. Bounded in entries and
+ * bytes; the oldest goes first.
+ */
+export class AnswerReplay {
+  private readonly recordings = new Map<string, Recording>();
+  /** The newest epoch seen: recordings of older ones can never be replayed again. */
+  private epoch = -1;
+  private bytes = 0;
+  /** Set when requests are logged: a replayed answer is logged as the framework would. */
+  requestLine: RequestLine | undefined;
+
+  constructor(
+    private readonly epochs: CacheEpochs,
+    private readonly clock: Clock,
+    private readonly maxEntries = 500,
+    private readonly maxBytes = 16 * 2 ** 20,
+  ) {}
+
+  /** Answers `request` from a recording, or hands it to `next` (the framework). */
+  handle(request: IncomingMessage, response: ServerResponse, next: (request: IncomingMessage, response: ServerResponse) => void): void {
+    const key = replayKey(request);
+    if (key === undefined) return next(request, response);
+    const began = performance.now();
+    this.epochs.current().then(
+      (epoch) => {
+        if (epoch === null) return next(request, response);
+        if (epoch > this.epoch) {
+          this.recordings.clear();
+          this.bytes = 0;
+          this.epoch = epoch;
+        }
+        const found = this.recordings.get(key);
+        if (found !== undefined && found.epoch === epoch && found.second === secondOf(this.clock())) {
+          response.writeHead(200, found.headers);
+          response.end(found.body);
+          this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
+          return;
+        }
+        handedOn.set(request, { key, epoch });
+        next(request, response);
+      },
+      () => next(request, response),
+    );
+  }
+
+  /** Keeps the answer the framework is about to write, when its request qualifies and its route marked it. */
+  record(request: IncomingMessage, status: number, headers: Record<string, number | string | string[] | undefined>, payload: unknown): void {
+    const pending = handedOn.get(request);
+    const now = replayable.get(request);
+    // An answer whose epoch has already passed could never be replayed.
+    if (pending === undefined || now === undefined || status !== 200 || pending.epoch !== this.epoch) return;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const { key, epoch } = pending;
+    this.forget(key);
+    this.recordings.set(key, { epoch, second: secondOf(now), headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
+    this.bytes += body.length;
+    while (this.recordings.size > this.maxEntries || this.bytes > this.maxBytes) this.forget(this.recordings.keys().next().value!);
+  }
+
+  private forget(key: string): void {
+    const recording = this.recordings.get(key);
+    if (recording === undefined) return;
+    this.bytes -= recording.body.length;
+    this.recordings.delete(key);
+  }
+}

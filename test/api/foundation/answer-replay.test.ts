@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { DIALECTS, skipReason } from '../../helpers/databases.ts';
+import { NS, startTestApp, type TestApp, type TestResponse } from '../../helpers/test-app.ts';
+import { createEvent, EVENTS } from '../events/fixtures.ts';
+
+/**
+ * A visitor's repeated read is answered in front of the framework, byte for byte as the framework
+ * answered it, while nothing was written and the second has not turned; every request that could
+ * be answered differently goes through the framework. The request log tells the two apart.
+ */
+for (const dialect of DIALECTS) {
+  describe(`replayed answers [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let now = new Date('2025-04-01T10:00:00.100Z');
+    let t: TestApp;
+    const lines: Array<{ path?: string; replayed?: boolean }> = [];
+    before(async () => {
+      t = await startTestApp(dialect, {
+        clock: () => now,
+        overHttp: true,
+        env: { LOG_LEVEL: 'info' },
+        loggerStream: { write: (line: string) => void lines.push(JSON.parse(line)) },
+      });
+    });
+    after(() => t.close());
+
+    /** Whether the app's last request line says it was replayed (log writes are synchronous here). */
+    const replayed = () => lines.filter((line) => line.path !== undefined).at(-1)?.replayed === true;
+    const withoutDate = (response: TestResponse) => ({ ...response, headers: { ...response.headers, date: undefined } });
+
+    test('a repeated read is replayed with the same status, headers and body', async () => {
+      const event = await createEvent(t, 'editor', { title: 'Replaymark' });
+      for (const url of [`${EVENTS}?search=replaymark`, `${EVENTS}/${event.id}`, `${NS}/venues?per_page=5`, `${NS}/categories`, `${EVENTS}?search=replaymark&_fields=total`]) {
+        const first = await t.request('GET', url);
+        assert.equal(first.status, 200, url);
+        assert.equal(replayed(), false, url);
+        const again = await t.request('GET', url);
+        assert.equal(replayed(), true, url);
+        assert.deepEqual(withoutDate(again), withoutDate(first), url);
+      }
+    });
+
+    test('a write shows in the next read, and the read after it is replayed again', async () => {
+      const url = `${EVENTS}?search=rewritemark`;
+      assert.equal((await t.request('GET', url)).body.total, 0);
+      assert.equal((await t.request('GET', url)).body.total, 0);
+      assert.equal(replayed(), true);
+      await createEvent(t, 'editor', { title: 'Rewritemark' });
+      assert.equal((await t.request('GET', url)).body.total, 1);
+      assert.equal(replayed(), false);
+      assert.equal((await t.request('GET', url)).body.total, 1);
+      assert.equal(replayed(), true);
+    });
+
+    test('within the second an answer is replayed; once it turns, a publication that came due shows', async () => {
+      // More than a minute ahead: scheduled.
+      assert.equal((await createEvent(t, 'editor', { title: 'Secondmark', date: '2025-04-01 10:01:05' })).status, 'future');
+      const url = `${EVENTS}?search=secondmark`;
+      now = new Date('2025-04-01T10:01:04.200Z');
+      assert.equal((await t.request('GET', url)).body.total, 0);
+      now = new Date('2025-04-01T10:01:04.900Z');
+      assert.equal((await t.request('GET', url)).body.total, 0);
+      assert.equal(replayed(), true);
+      now = new Date('2025-04-01T10:01:05.000Z');
+      assert.equal((await t.request('GET', url)).body.total, 1);
+      assert.equal(replayed(), false);
+    });
+
+    test('signed-in, cross-origin, conditional, overridden and HEAD requests go through the framework', async () => {
+      const event = await createEvent(t, 'editor', { title: 'Bypassmark' });
+      const url = `${EVENTS}/${event.id}`;
+      const plain = await t.request('GET', url);
+      await t.request('GET', url);
+      assert.equal(replayed(), true);
+      const signedIn = await t.request('GET', url, { as: 'editor' });
+      assert.equal(replayed(), false);
+      assert.match(String(signedIn.headers['cache-control']), /private/);
+      const crossOrigin = await t.request('GET', url, { headers: { origin: 'https://elsewhere.test' } });
+      assert.equal(replayed(), false);
+      assert.equal(crossOrigin.status, 200);
+      const conditional = await t.request('GET', url, { headers: { 'if-none-match': String(plain.headers.etag) } });
+      assert.equal(replayed(), false);
+      assert.equal(conditional.status, 304);
+      const overridden = await t.request('GET', url, { headers: { 'x-http-method-override': 'DELETE' } });
+      assert.equal(replayed(), false);
+      assert.equal(overridden.status, 401);
+      assert.equal((await t.request('HEAD', url)).text, '');
+      assert.equal(replayed(), false);
+    });
+  });
+}
+
+describe('replayed answers follow the addresses and the rate limit', () => {
+  let t: TestApp;
+  let limited: TestApp;
+  let proxied: TestApp;
+  const lines: Array<{ path?: string; replayed?: boolean }> = [];
+  before(async () => {
+    const logged = { env: { LOG_LEVEL: 'info' }, loggerStream: { write: (line: string) => void lines.push(JSON.parse(line)) }, overHttp: true };
+    t = await startTestApp('sqlite', { ...logged, env: { ...logged.env, CALENDAR_PUBLIC_URL: '' } });
+    limited = await startTestApp('sqlite', { ...logged, env: { ...logged.env, CALENDAR_RATE_LIMIT: '1000' } });
+    proxied = await startTestApp('sqlite', { ...logged, env: { ...logged.env, CALENDAR_PUBLIC_URL: '', CALENDAR_TRUST_PROXY: 'true' } });
+  });
+  after(async () => {
+    await t.close();
+    await limited.close();
+    await proxied.close();
+  });
+  const replayedPaths = () => lines.filter((line) => line.replayed === true).length;
+
+  test('without a public address, each host the service is called by gets its own links', async () => {
+    const event = await createEvent(t, 'editor', { title: 'Hostmark' });
+    const url = `${EVENTS}/${event.id}`;
+    const before = replayedPaths();
+    const port = (t.app.server.address() as AddressInfo).port;
+    // fetch() sends the address it connects to as Host; node:http sends what it is given.
+    const read = (host: string) =>
+      new Promise<any>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path: url, headers: { host } }, (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve(JSON.parse(text)));
+        }).on('error', reject);
+      });
+    for (const host of ['one.test', 'two.test', 'one.test', 'two.test']) {
+      const answer = await read(host);
+      assert.ok(answer.rest_url.startsWith(`http://${host}/`), answer.rest_url);
+    }
+    assert.equal(replayedPaths() - before, 2);
+  });
+
+  test('behind a trusted proxy, each forwarded host and scheme gets its own links', async () => {
+    const event = await createEvent(proxied, 'editor', { title: 'Proxymark' });
+    const before = replayedPaths();
+    for (const [host, scheme] of [['one.test', 'https'], ['one.test', 'http'], ['two.test', 'https'], ['one.test', 'https'], ['one.test', 'http'], ['two.test', 'https']]) {
+      const answer = await proxied.request('GET', `${EVENTS}/${event.id}`, { headers: { 'x-forwarded-host': host, 'x-forwarded-proto': scheme } });
+      assert.ok(answer.body.rest_url.startsWith(`${scheme}://${host}/`), answer.body.rest_url);
+    }
+    assert.equal(replayedPaths() - before, 3);
+  });
+
+  test('with a rate limit, every request is counted by the framework', async () => {
+    const before = replayedPaths();
+    const remaining = [];
+    for (let n = 0; n < 3; n++) remaining.push(Number((await limited.request('GET', `${NS}/categories`)).headers['x-ratelimit-remaining']));
+    assert.deepEqual(remaining, [999, 998, 997]);
+    assert.equal(replayedPaths(), before);
+  });
+});
