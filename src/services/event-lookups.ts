@@ -19,9 +19,10 @@ export class EventLookups {
     private readonly storage: Pick<Storage, 'db' | 'epochs'>,
     private readonly events: EventsService,
   ) {
-    this.records = new ReadCache(storage, 5000);
+    // A described write is one standalone event's row: other events' records and every term stay.
+    this.records = new ReadCache(storage, 5000, (event, write) => event.id !== write.id);
     this.slugs = new ReadCache(storage, 5000);
-    this.termFilters = new ReadCache(storage, 1000);
+    this.termFilters = new ReadCache(storage, 1000, () => true);
   }
 
   /** The event as `EventsService.read` answers it (404/400 for an unknown id). */

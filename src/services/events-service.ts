@@ -22,6 +22,7 @@ import { ObjectsRepository } from '../storage/repositories/objects-repository.ts
 import { findFreeSlug, findFreeSlugs } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow, Taxonomy } from '../storage/schema.ts';
 import { inTransaction } from '../storage/transactions.ts';
+import type { DescribedWrite, WriteJournal } from '../storage/write-journal.ts';
 import { RECURRENCE_DEFAULTS } from '../config.ts';
 import { knownLinkedIds, resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
 import { NO_RECURRENCE, overrideName, overridesOf, SeriesService, shiftWall, storedOverrides, type RecurrenceSettings } from './series-service.ts';
@@ -163,6 +164,17 @@ async function failingAs<T>(code: 'could-not-create-event' | 'could-not-delete-e
   }
 }
 
+/**
+ * An update of a standalone event described to the caches: the columns of its row that changed.
+ * One that relinked organizers or terms, or may have created a venue or an image, changed other
+ * records too and is not described.
+ */
+function describedUpdate(before: EventRow, after: EventRow, fields: EventFields): DescribedWrite | undefined {
+  if (fields.venue !== undefined || fields.organizer !== undefined || fields.image !== undefined || sentTerms(fields).length > 0) return undefined;
+  const columns = (Object.keys(after) as Array<keyof EventRow>).filter((column) => after[column] !== before[column]);
+  return { kind: 'event', id: after.id, columns };
+}
+
 /** Event use cases (10-events §6–§8): each write runs in one transaction, so a failure writes nothing. */
 export class EventsService {
   readonly series: SeriesService;
@@ -171,6 +183,8 @@ export class EventsService {
     private readonly db: Kysely<Database>,
     private readonly siteZone: string,
     recurrence: RecurrenceSettings = RECURRENCE_DEFAULTS,
+    /** Where updates are described, so that caches keep what they cannot have changed. */
+    private readonly journal?: WriteJournal,
   ) {
     this.series = new SeriesService(recurrence);
   }
@@ -372,11 +386,26 @@ export class EventsService {
    * this request stored, not what a concurrent write made of it a moment later.
    */
   async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
-    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, precondition)));
+    let write: DescribedWrite | undefined;
+    const described = this.journal && { journal: this.journal, write: () => write };
+    return inTransaction(
+      this.db,
+      async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, precondition, (before, after) => (write = describedUpdate(before, after, fields)))),
+      described,
+    );
   }
 
   /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */
-  async updateIn(trx: Kysely<Database>, ctx: RestContext, user: User, id: number, fields: EventFields, precondition?: Precondition): Promise<EventRow> {
+  async updateIn(
+    trx: Kysely<Database>,
+    ctx: RestContext,
+    user: User,
+    id: number,
+    fields: EventFields,
+    precondition?: Precondition,
+    /** Told when the update was of one standalone event's row (and links) alone. */
+    onStandalone?: (before: EventRow, after: EventRow) => void,
+  ): Promise<EventRow> {
     const now = ctx.now;
     const { event: current, master } = await this.lockedMember(trx, id, now);
     checkPrecondition(precondition, eventTag(current));
@@ -393,7 +422,9 @@ export class EventsService {
     } else if (fields.recurrence !== undefined && !isRecurrenceRemoval(fields.recurrence)) {
       await this.convertToSeries(trx, ctx, user, current, fields);
     } else {
-      return this.applyUpdate(trx, ctx, user, current, fields);
+      const updated = await this.applyUpdate(trx, ctx, user, current, fields);
+      onStandalone?.(current, updated);
+      return updated;
     }
     return (await new EventsRepository(trx, formatWall(now)).findById(id))!;
   }

@@ -1,6 +1,7 @@
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError } from '../domain/errors.ts';
 import type { Storage } from '../storage/database.ts';
+import type { DescribedWrite } from '../storage/write-journal.ts';
 import { nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
 /** One request (its context object) and the instant every rule of it sees. */
@@ -56,8 +57,14 @@ export interface CacheView<V> {
 /** A computed value, or the refusal computing it ended in (an unknown id stays unknown until a write). */
 type Entry<V> = { value: V } | { refusal: RestError };
 
+/** A value's computation, and the value once it is computed (so that a write can be judged against it). */
+interface Slot<V> {
+  pending: Promise<Entry<V>>;
+  settled?: Entry<V>;
+}
+
 export class ReadCache<V> {
-  private readonly entries = new Map<string, Promise<Entry<V>>>();
+  private readonly entries = new Map<string, Slot<V>>();
   private epoch: number | null = null;
   /**
    * When the entries stop being true: the next scheduled publication as of their epoch, or the
@@ -68,6 +75,11 @@ export class ReadCache<V> {
   constructor(
     private readonly storage: Pick<Storage, 'db' | 'epochs'>,
     private readonly maxEntries = 500,
+    /**
+     * Whether a value stays true after a described write (cache-epochs.ts `writesBetween`);
+     * without it, or when a write is not described, every write empties the cache.
+     */
+    private readonly survives?: (value: V, write: DescribedWrite) => boolean,
   ) {}
 
   async open(request: RequestScope): Promise<CacheView<V>> {
@@ -81,7 +93,7 @@ export class ReadCache<V> {
     if (epoch !== this.epoch) {
       // Epochs only grow: a request that observed an older one than the cache holds now just computes.
       if (this.epoch !== null && epoch < this.epoch) return { get: (_key, compute) => compute() };
-      this.entries.clear();
+      this.keepSurvivors(this.epoch === null ? null : this.storage.epochs.writesBetween(this.epoch, epoch));
       this.epoch = epoch;
       this.expectPublication(nextPublication(this.storage, epoch, formatWall(request.now)));
     }
@@ -91,6 +103,16 @@ export class ReadCache<V> {
   /** The value under `key` as of this request, computed on a miss. */
   async get(request: RequestScope, key: string, compute: () => Promise<V>): Promise<V> {
     return (await this.open(request)).get(key, compute);
+  }
+
+  /** Keeps the computed values every one of `writes` leaves true; null (writes unknown) keeps none. */
+  private keepSurvivors(writes: readonly DescribedWrite[] | null): void {
+    const survives = this.survives;
+    if (writes === null || survives === undefined) return this.entries.clear();
+    for (const [key, { settled }] of this.entries) {
+      const kept = settled !== undefined && 'value' in settled && writes.every((write) => survives(settled.value, write));
+      if (!kept) this.entries.delete(key);
+    }
   }
 
   private expectPublication(until: Promise<string | null>): void {
@@ -109,7 +131,7 @@ export class ReadCache<V> {
    * value is served while no scheduled publication has come due since its epoch began.
    */
   private async lookup(request: RequestScope, epoch: number, key: string, compute: () => Promise<V>): Promise<V> {
-    let pending = this.epoch === epoch ? this.entries.get(key) : undefined;
+    let pending = this.epoch === epoch ? this.entries.get(key)?.pending : undefined;
     if (pending !== undefined && this.validUntil !== null) {
       // Most epochs have no scheduled publication ahead, and then a hit formats no date.
       const dueAt = typeof this.validUntil === 'string' ? this.validUntil : await this.validUntil;
@@ -138,12 +160,16 @@ export class ReadCache<V> {
    */
   private keep(epoch: number, key: string, pending: Promise<Entry<V>>): void {
     if (this.epoch !== epoch) return;
+    const slot: Slot<V> = { pending };
     this.entries.delete(key);
-    this.entries.set(key, pending);
+    this.entries.set(key, slot);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    pending.catch(() => {
-      if (this.entries.get(key) === pending) this.entries.delete(key);
-    });
+    pending.then(
+      (entry) => (slot.settled = entry),
+      () => {
+        if (this.entries.get(key) === slot) this.entries.delete(key);
+      },
+    );
   }
 }
 

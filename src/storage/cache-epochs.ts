@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { ChangeCountJournal, EpochExplanations, TransactionIdJournal, type DescribedWrite, type WriteJournal } from './write-journal.ts';
 
 /** The channel every writing transaction notifies on PostgreSQL (migration 0008). */
 export const CHANGES_CHANNEL = 'calendar_changes';
@@ -25,6 +26,13 @@ export interface CacheEpochs {
    * process's own changes are its own to forget). Null: such changes cannot be observed now.
    */
   credentials(): number | null;
+  /**
+   * The writes that moved the epoch from `from` to `to`, when this process described every one of
+   * them (see `journal`); null when any is unknown.
+   */
+  writesBetween(from: number, to: number): readonly DescribedWrite[] | null;
+  /** Where writers describe their transactions; absent where writes cannot be told apart. */
+  readonly journal?: WriteJournal;
   close(): Promise<void>;
 }
 
@@ -38,14 +46,18 @@ export interface CacheEpochs {
  * `data_version` takes the WAL read lock (about 10 µs, a tenth of a cached answer), so the
  * requests read in one turn of the event loop share one reading: their bytes had arrived before
  * the turn began, hence after every commit acknowledged to their senders. `total_changes()`
- * (under 0.1 µs) is read every time, so this process's own writes are seen at once.
+ * (under 0.1 µs) is read every time, so this process's own writes are seen at once. Writers may
+ * describe their transactions (write-journal.ts): an epoch reached through described writes
+ * alone says which, and caches keep what those cannot have changed.
  */
 export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
   const dataVersion = connection.prepare('PRAGMA data_version').pluck();
   const totalChanges = connection.prepare('select total_changes()').pluck();
+  const journal = new ChangeCountJournal(() => Number(totalChanges.get()), () => connection.inTransaction);
+  const explanations = new EpochExplanations();
   let epoch = 0;
   let seenVersion: unknown;
-  let seenChanges: unknown;
+  let seenChanges: number | undefined;
   let versionThisTurn: unknown;
   const forgetVersion = () => {
     versionThisTurn = undefined;
@@ -61,14 +73,19 @@ export function sqliteEpochs(connection: BetterSqlite3.Database): CacheEpochs {
     async current() {
       if (!connection.open) return null;
       versionNow();
-      const changes = totalChanges.get();
+      const changes = journal.visibleCount();
       if (versionThisTurn !== seenVersion || changes !== seenChanges) {
+        const ownWritesOnly = seenChanges !== undefined && versionThisTurn === seenVersion;
+        const previous = seenChanges;
         seenVersion = versionThisTurn;
         seenChanges = changes;
         epoch++;
+        explanations.record(epoch, ownWritesOnly ? journal.writesFrom(previous!, changes) : null);
       }
       return epoch;
     },
+    writesBetween: (from, to) => explanations.writesBetween(from, to),
+    journal,
     // Any commit by another connection: those are rare (the CLI, an importer), so no finer signal is needed.
     credentials() {
       return connection.open ? Number(versionNow()) : null;
@@ -98,6 +115,10 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
   let schema = '';
   let epoch = 0;
   let credentialsEpoch = 0;
+  const journal = new TransactionIdJournal();
+  const explanations = new EpochExplanations();
+  /** A new epoch: what began it, when this process described it. */
+  const advance = (write?: DescribedWrite) => explanations.record(++epoch, write === undefined ? null : [write]);
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   /** The round trip being answered, and the one queued behind it (sent once it finishes). */
@@ -109,7 +130,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     client = null;
     inFlight = null;
     queued = null;
-    epoch++;
+    advance();
     credentialsEpoch++;
     lostClient.end().catch(() => {});
     if (!closed) retry = setTimeout(connect, retryMs).unref();
@@ -126,8 +147,9 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     candidate.on('notification', (message) => {
       if (message.channel !== CHANGES_CHANNEL) return;
       const payload = message.payload ?? '';
-      if (payload === schema) epoch++;
-      else if (payload === CREDENTIALS_PAYLOAD + schema) credentialsEpoch++;
+      if (payload === CREDENTIALS_PAYLOAD + schema) credentialsEpoch++;
+      // Each writing transaction also sends `<schema> <transaction id>` (migration 0016), which is what counts here.
+      else if (payload.startsWith(`${schema} `)) advance(journal.take(payload.slice(schema.length + 1)));
     });
     try {
       await candidate.connect();
@@ -145,7 +167,7 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
       return;
     }
     // Whatever was written while no listener was connected went unnoticed.
-    epoch++;
+    advance();
     credentialsEpoch++;
     client = candidate;
   }
@@ -185,6 +207,8 @@ export async function postgresEpochs(options: PostgresEpochOptions): Promise<Cac
     credentials() {
       return client === null ? null : credentialsEpoch;
     },
+    writesBetween: (from, to) => explanations.writesBetween(from, to),
+    journal,
     async close() {
       closed = true;
       clearTimeout(retry);

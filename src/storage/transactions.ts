@@ -1,6 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './sql-helpers.ts';
 import type { Database } from './schema.ts';
+import type { DescribedWrite, WriteJournal } from './write-journal.ts';
+
+/** A transaction whose write may be described to the journal (write-journal.ts) before it commits. */
+export interface Described {
+  journal: WriteJournal;
+  /** Read after the work: undefined when the work did something it cannot describe. */
+  write(): DescribedWrite | undefined;
+}
 
 /**
  * Runs `work` in a transaction, or inside the caller's when `db` already is one: a use case
@@ -13,15 +21,22 @@ async function clearSqliteTransactionNumber(trx: Kysely<Database>): Promise<void
   await sql`update feed_tx set tx = null where id = 1 and tx is not null`.execute(trx);
 }
 
-export function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>, described?: Described): Promise<T> {
   if (db.isTransaction) return work(db);
-  if (isPostgres(db)) return db.transaction().execute(work);
+  const sqlite = !isPostgres(db);
   return db.transaction().execute(async (trx) => {
-    // Both statements change no row unless a write took a number (or a write outside this
-    // function left one behind): a transaction that writes nothing does not move the cache epoch.
-    await clearSqliteTransactionNumber(trx);
-    const result = await work(trx);
-    await clearSqliteTransactionNumber(trx);
-    return result;
+    const mark = await described?.journal.begin(trx);
+    let write: DescribedWrite | undefined;
+    try {
+      // Both statements change no row unless a write took a number (or a write outside this
+      // function left one behind): a transaction that writes nothing does not move the cache epoch.
+      if (sqlite) await clearSqliteTransactionNumber(trx);
+      const result = await work(trx);
+      if (sqlite) await clearSqliteTransactionNumber(trx);
+      write = described?.write();
+      return result;
+    } finally {
+      if (mark !== undefined) described!.journal.end(mark, write);
+    }
   });
 }

@@ -24,7 +24,7 @@ import {
   slugPathArg,
   writeArgs,
 } from './events/event-args.ts';
-import { listEndpoint } from './events/event-list.ts';
+import { listEndpoint, listPages } from './events/event-list.ts';
 import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
@@ -39,7 +39,7 @@ import { JsonText } from '../rest/send.ts';
 export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
-  const events = new EventsService(db, siteZone, deps.config.recurrence);
+  const events = new EventsService(db, siteZone, deps.config.recurrence, deps.storage.epochs.journal);
   const lookups = new EventLookups(deps.storage, events);
   const argDeps = { db, events, lookups };
   const createArgs = writeArgs(argDeps, true);
@@ -148,7 +148,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, lookups, siteZone, pages: new ReadCache(deps.storage), geoDefaults }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, lookups, siteZone, pages: listPages(deps.storage), geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [

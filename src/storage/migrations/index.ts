@@ -14,6 +14,7 @@ import { touchOnce } from './0012-touch-once.ts';
 import { triggerPlans } from './0013-trigger-plans.ts';
 import { statementTriggers } from './0014-statement-triggers.ts';
 import { credentialChanges } from './0015-credential-changes.ts';
+import { transactionNotifications } from './0016-transaction-notifications.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0013-trigger-plans': triggerPlans(dialect),
         '0014-statement-triggers': statementTriggers(dialect),
         '0015-credential-changes': credentialChanges(dialect),
+        '0016-transaction-notifications': transactionNotifications(dialect),
       };
     },
   };

@@ -47,6 +47,24 @@ type TermList = { taxonomy: Taxonomy; termIds: readonly number[] };
 
 const SEARCHED = ['title', 'excerpt', 'description'] as const;
 
+/** Columns no list reads to choose or order its events (they are only shown). */
+const ONLY_SHOWN: ReadonlySet<string> = new Set(['cost', 'currency_symbol', 'currency_position', 'website', 'show_map', 'show_map_link', 'revision']);
+const MODIFIED = ['modified_local', 'modified_utc'];
+
+/**
+ * Whether a change of only these columns of one event leaves which events `filter` lists, and in
+ * what order, as it was: text matters to a search, the modification time to its bounds and order.
+ */
+export function listUnaffectedBy(filter: EventListFilter, columns: readonly string[]): boolean {
+  const readsModified = filter.orderBy === 'modified' || (filter.modified !== undefined && hasModifiedBound(filter.modified));
+  return columns.every(
+    (column) =>
+      ONLY_SHOWN.has(column) ||
+      (filter.search === undefined && (SEARCHED as readonly string[]).includes(column)) ||
+      (!readsModified && MODIFIED.includes(column)),
+  );
+}
+
 function anyField(eb: ExpressionBuilder<Database, 'events'>, word: string) {
   return eb.or(SEARCHED.map((column) => containsInsensitive(eb.ref(`events.${column}`), word)));
 }

@@ -104,6 +104,56 @@ for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [na
       assert.equal(listed.body.events[0].status, 'publish');
     });
 
+    test('an update that cannot change a list page leaves it cached; one that can shows in the next read', async () => {
+      const at = (day: number) => ({ start_date: `2025-04-${day} 10:00:00`, end_date: `2025-04-${day} 11:00:00` });
+      const created = [];
+      for (const [title, day] of [['Keepmark one', 20], ['Keepmark two', 21], ['Keepmark three', 22]] as const) {
+        created.push(await createEvent(t, 'editor', { title, categories: ['Keepmark'], venue: { venue: `${title} hall` }, ...at(day) }));
+      }
+      const [one, two, three] = created;
+      const update = async (id: number, body: Record<string, unknown>) => assert.equal((await t.request('POST', `${EVENTS}/${id}`, { as: 'editor', body })).status, 200);
+      const page = `${EVENTS}?categories=keepmark&per_page=2`;
+      const ids = async (url: string) => (await t.request('GET', url)).body.events.map((event: { id: number }) => event.id);
+      const shown = await t.request('GET', page);
+      assert.deepEqual(shown.body.events.map((event: { id: number }) => event.id), [one.id, two.id]);
+
+      // Off the page, in columns the list neither filters nor orders by.
+      await update(three.id, { title: 'Keepmark three renamed', cost: '12', website: 'https://keepmark.example' });
+      const queries = t.queryCount();
+      assert.equal((await t.request('GET', page)).text, shown.text);
+      // The page was kept: what remains is the next scheduled publication.
+      assert.ok(t.queryCount() - queries <= 1, `${t.queryCount() - queries} queries`);
+      assert.equal((await t.request('GET', `${page}&page=2`)).body.events[0].title, 'Keepmark three renamed');
+
+      // On the page (and its single read, cached before).
+      assert.equal((await t.request('GET', `${EVENTS}/${two.id}`)).body.title, 'Keepmark two');
+      await update(two.id, { title: 'Keepmark two renamed' });
+      assert.equal((await t.request('GET', page)).body.events[1].title, 'Keepmark two renamed');
+      assert.equal((await t.request('GET', `${EVENTS}/${two.id}`)).body.title, 'Keepmark two renamed');
+      // Off the page, onto it by its start.
+      await update(three.id, at(19));
+      assert.deepEqual(await ids(page), [three.id, one.id]);
+      // A write nobody described, right after one that was: the page is rendered again.
+      await update(two.id, { cost: '14' });
+      await t.request('POST', `${NS}/venues/${one.venue.id}`, { as: 'editor', body: { venue: 'Keepmark one house' } });
+      assert.equal((await t.request('GET', page)).body.events[1].venue.venue, 'Keepmark one house');
+      // A search reads the titles.
+      const searched = `${EVENTS}?search=keepmarkfound`;
+      assert.equal((await t.request('GET', searched)).body.total, 0);
+      await update(two.id, { title: 'Keepmarkfound two' });
+      assert.equal((await t.request('GET', searched)).body.total, 1);
+      // Modification bounds and order read the modification time.
+      const since = `${EVENTS}?categories=keepmark&modified_after=${encodeURIComponent('2025-04-01 13:00:00')}`;
+      const byModified = `${EVENTS}?categories=keepmark&orderby=modified&order=desc&per_page=1`;
+      assert.equal((await t.request('GET', since)).body.total, 0);
+      const newest = await ids(byModified);
+      now = new Date('2025-04-01T13:30:00Z');
+      await update(one.id, { excerpt: 'Keepmark, edited later' });
+      assert.deepEqual(await ids(since), [one.id]);
+      assert.notDeepEqual(newest, [one.id]);
+      assert.deepEqual(await ids(byModified), [one.id]);
+    });
+
     test('_fields and _envelope still reshape a cached page', async () => {
       await t.request('GET', EVENTS);
       const fields = await t.request('GET', `${EVENTS}?_fields=total`);

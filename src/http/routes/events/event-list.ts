@@ -8,14 +8,16 @@ import { defaultListStatuses, parseStatusFilter, type Status } from '../../../do
 import { eventSearchTerms } from '../../../domain/text/search.ts';
 import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
 import type { EventLookups } from '../../../services/event-lookups.ts';
-import type { EventListFilter } from '../../../storage/repositories/events-repository.ts';
+import { listUnaffectedBy, type EventListFilter } from '../../../storage/repositories/events-repository.ts';
 import type { Database, Taxonomy } from '../../../storage/schema.ts';
 import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
 import { serializeEvents } from '../../serializers/event-serializer.ts';
 import { JsonText } from '../../rest/send.ts';
-import type { ReadCache } from '../../../services/read-cache.ts';
+import { ReadCache } from '../../../services/read-cache.ts';
+import type { Storage } from '../../../storage/database.ts';
+import type { DescribedWrite } from '../../../storage/write-journal.ts';
 import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
 import { REASONS } from '../../../domain/reasons.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
@@ -38,6 +40,16 @@ export interface CachedPage {
   body: JsonText;
   total: number;
   totalPages: number;
+  /** Whether the page stays true after a described write. */
+  survives(write: DescribedWrite): boolean;
+}
+
+/**
+ * Rendered list pages, kept while nothing is written — or only writes that cannot change a page:
+ * an update of an event that is not on it, of columns its filter and order do not read.
+ */
+export function listPages(storage: Pick<Storage, 'db' | 'epochs'>): ReadCache<CachedPage | null> {
+  return new ReadCache<CachedPage | null>(storage, 500, (page, write) => page !== null && page.survives(write));
 }
 
 
@@ -156,7 +168,9 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
     const events = withDistances(serialized, rows.map((row) => row.id), distances, geo, (index) => !locked(rows[index]));
     const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
     const body = { events, ...links, total, total_pages: totalPages };
-    return { body: new JsonText(JSON.stringify(body), body), total, totalPages };
+    const shown = new Set(rows.map((row) => row.id));
+    const survives = (write: DescribedWrite) => write.kind === 'event' && !shown.has(write.id) && listUnaffectedBy(filter, write.columns);
+    return { body: new JsonText(JSON.stringify(body), body), total, totalPages, survives };
   });
   if (rendered === null) throw new RestError(404, 'event-archive-page-not-found');
   return {
