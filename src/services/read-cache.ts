@@ -32,12 +32,24 @@ const scheduled = new WeakMap<object, { epoch: number; asOf: string; until: Prom
 
 function nextPublication(storage: Pick<Storage, 'db' | 'epochs'>, epoch: number, nowUtc: string, dueAt: string | null = null): Promise<string | null> {
   let known = scheduled.get(storage.epochs);
+  if (known !== undefined && known.epoch < epoch && leavePublicationsAlone(storage.epochs.writesBetween(known.epoch, epoch))) {
+    known = { ...known, epoch };
+    scheduled.set(storage.epochs, known);
+  }
   const stale = known === undefined || known.epoch !== epoch || (dueAt !== null && known.asOf < dueAt);
   if (stale) {
     known = { epoch, asOf: nowUtc, until: nextScheduledPublication(storage.db, nowUtc) };
     scheduled.set(storage.epochs, known);
   }
   return known!.until;
+}
+
+/** Columns that decide whether and when an event is a scheduled publication. */
+const PUBLICATION_COLUMNS = ['status', 'date_utc', 'date_local', 'post_parent'];
+
+/** Whether described writes leave the next scheduled publication where it was (none touched those columns). */
+function leavePublicationsAlone(writes: readonly DescribedWrite[] | null): boolean {
+  return writes !== null && writes.every((write) => write.columns.every((column) => !PUBLICATION_COLUMNS.includes(column)));
 }
 
 /** The cache as of one epoch; whatever is read after opening it is at least that new. */
