@@ -403,7 +403,7 @@ export class EventsService {
     id: number,
     fields: EventFields,
     precondition?: Precondition,
-    /** Told when the update was of one standalone event's row (and links) alone. */
+    /** Told, with the row before and after, when the update was of a standalone event (no series involved). */
     onStandalone?: (before: EventRow, after: EventRow) => void,
   ): Promise<EventRow> {
     const now = ctx.now;
