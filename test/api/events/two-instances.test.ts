@@ -15,9 +15,10 @@ import { clock, EVENTS } from './fixtures.ts';
  * A write acknowledged by one must show in the very next read on the other, although that other
  * holds the previous answer in its cache, in both directions, while both instances serve
  * concurrent reads and writes. Requests go over sockets, as in production: a repeated read is then
- * answered by the replay in front of the framework, which must be as fresh. (Two SQLite connections in one process cannot write concurrently:
- * the synchronous driver would wait for a lock the other one can only release on the same
- * thread; read-cache.test.ts covers a second SQLite instance's writes one at a time.)
+ * answered by the replay in front of the framework, which must be as fresh. (Two SQLite
+ * connections in one process cannot write concurrently: the synchronous driver would wait for a
+ * lock the other one can only release on the same thread; read-cache.test.ts covers a second
+ * SQLite instance's writes one at a time.)
  */
 for (const dialect of ['postgres'] as const) {
   describe(`two instances on one database see each other's writes at once [${dialect}]`, { skip: skipReason(dialect) }, () => {
