@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -198,6 +198,42 @@ describe('the started bundle (npm start)', () => {
         } finally {
           await receiver.close();
         }
+      });
+
+      test('a repeated read is replayed, and stays true after updates through the service and an import through the CLI', async () => {
+        const admin = basic('admin', service.adminPassword);
+        const write = async (path: string, body: unknown) => {
+          const response = await fetch(`${service.origin}${NS}${path}`, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const answer = await json(response);
+          assert.ok(response.status < 300, JSON.stringify(answer));
+          return answer;
+        };
+        const first = await write('/events', { title: 'Replay one', start_date: '2031-06-01 19:00:00', end_date: '2031-06-01 21:00:00' });
+        const second = await write('/events', { title: 'Replay two', start_date: '2031-06-02 19:00:00', end_date: '2031-06-02 21:00:00' });
+        const page = `${service.origin}${NS}/events?start_date=2031-06-01&end_date=2031-06-30&per_page=1`;
+        const titles = async () => (await json(await fetch(page))).events.map((event: { title: string }) => event.title);
+        const replays = () => service.output().split('\n').filter((line) => line.includes('"replayed":true')).length;
+        assert.deepEqual(await titles(), ['Replay one']);
+        const before = replays();
+        assert.deepEqual(await titles(), ['Replay one']);
+        for (let waited = 0; replays() === before && waited < 5000; waited += 50) await sleep(50);
+        assert.ok(replays() > before, 'the repeated read was replayed');
+        // Off the page (kept), then on it.
+        await write(`/events/${second.id}`, { title: 'Replay two renamed' });
+        assert.deepEqual(await titles(), ['Replay one']);
+        await write(`/events/${first.id}`, { title: 'Replay one renamed' });
+        assert.deepEqual(await titles(), ['Replay one renamed']);
+        // Another process writes an earlier event into the same database.
+        const dir = mkdtempSync(join(tmpdir(), 'calendar-smoke-ics-'));
+        try {
+          const file = join(dir, 'earlier.ics');
+          writeFileSync(file, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//smoke//EN', 'BEGIN:VEVENT', 'UID:replay-zero@smoke.test', 'DTSTAMP:20300101T000000Z',
+            'DTSTART:20310601T120000Z', 'DTEND:20310601T130000Z', 'SUMMARY:Replay zero', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
+          await calendarCli(database.url, 'import', 'ics', file);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        assert.deepEqual(await titles(), ['Replay zero']);
       });
 
       // The page does not depend on the database: one edition per database keeps the suite short.
