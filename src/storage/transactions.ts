@@ -25,7 +25,7 @@ export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<
   if (db.isTransaction) return work(db);
   const sqlite = !isPostgres(db);
   return db.transaction().execute(async (trx) => {
-    const mark = await described?.journal.begin(trx);
+    const mark = described?.journal.begin();
     let write: DescribedWrite | undefined;
     try {
       // Both statements change no row unless a write took a number (or a write outside this
@@ -36,7 +36,7 @@ export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<
       write = described?.write();
       return result;
     } finally {
-      if (mark !== undefined) described!.journal.end(mark, write);
+      if (mark !== undefined) await described!.journal.end(trx, mark, write);
     }
   });
 }

@@ -17,9 +17,9 @@ export type JournalMark = number | string;
  */
 export interface WriteJournal {
   /** First thing inside the transaction. */
-  begin(trx: Kysely<any>): JournalMark | Promise<JournalMark>;
+  begin(): JournalMark;
   /** Last thing inside it, before its commit, even when it failed: what it wrote, if it can say. */
-  end(mark: JournalMark, write: DescribedWrite | undefined): void;
+  end(trx: Kysely<any>, mark: JournalMark, write: DescribedWrite | undefined): void | Promise<void>;
 }
 
 /** Epochs whose explanation is kept: a cache opened less often than that is emptied, as before. */
@@ -70,7 +70,7 @@ export class ChangeCountJournal implements WriteJournal {
     return this.openFrom;
   }
 
-  end(mark: JournalMark, write: DescribedWrite | undefined): void {
+  end(_trx: Kysely<any>, mark: JournalMark, write: DescribedWrite | undefined): void {
     const from = Number(mark);
     const to = this.count();
     this.openFrom = undefined;
@@ -87,7 +87,7 @@ export class ChangeCountJournal implements WriteJournal {
     return this.openFrom !== undefined && this.inTransaction() ? this.openFrom : this.count();
   }
 
-  /** The described writes that took the count from `from` to `to`, or null if there is a gap. */
+  /** The described writes that took the count from `from` to `to`, or null if there is a gap; spans before `to` are forgotten. */
   writesFrom(from: number, to: number): readonly DescribedWrite[] | null {
     const writes: DescribedWrite[] = [];
     for (let at = from; at !== to; ) {
@@ -103,20 +103,21 @@ export class ChangeCountJournal implements WriteJournal {
 
 /**
  * PostgreSQL: each writing transaction's notification names its transaction id (migration 0016),
- * and a described transaction leaves its write here under that id before it commits.
+ * and a described transaction leaves its write here under that id before it commits (one query,
+ * only when there is a write to describe).
  */
 export class TransactionIdJournal implements WriteJournal {
   private readonly writes = new Map<string, DescribedWrite>();
 
-  async begin(trx: Kysely<any>): Promise<string> {
-    const { rows } = await sql<{ id: string }>`select pg_current_xact_id()::text as id`.execute(trx);
-    return rows[0].id;
+  begin(): JournalMark {
+    return '';
   }
 
-  end(mark: JournalMark, write: DescribedWrite | undefined): void {
+  async end(trx: Kysely<any>, _mark: JournalMark, write: DescribedWrite | undefined): Promise<void> {
     if (write === undefined) return;
+    const { rows } = await sql<{ id: string }>`select pg_current_xact_id()::text as id`.execute(trx);
     if (this.writes.size >= KEPT_WRITES) this.writes.clear();
-    this.writes.set(String(mark), write);
+    this.writes.set(rows[0].id, write);
   }
 
   /** The write of the transaction a notification named, if it was this process's and described. */
