@@ -2,7 +2,7 @@ import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError } from '../domain/errors.ts';
 import type { Storage } from '../storage/database.ts';
 import type { DescribedWrite } from '../storage/write-journal.ts';
-import { nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
+import { leavePublicationsAlone, nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
 /** One request (its context object) and the instant every rule of it sees. */
 export interface RequestScope {
@@ -42,14 +42,6 @@ function nextPublication(storage: Pick<Storage, 'db' | 'epochs'>, epoch: number,
     scheduled.set(storage.epochs, known);
   }
   return known!.until;
-}
-
-/** Columns that decide whether and when an event is a scheduled publication. */
-const PUBLICATION_COLUMNS = ['status', 'date_utc', 'date_local', 'post_parent'];
-
-/** Whether described writes leave the next scheduled publication where it was (none touched those columns). */
-function leavePublicationsAlone(writes: readonly DescribedWrite[] | null): boolean {
-  return writes !== null && writes.every((write) => write.columns.every((column) => !PUBLICATION_COLUMNS.includes(column)));
 }
 
 /** The cache as of one epoch; whatever is read after opening it is at least that new. */

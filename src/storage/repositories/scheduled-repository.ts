@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import type { DescribedWrite } from '../write-journal.ts';
 
 /**
  * The next instant after `nowUtc` at which a scheduled record becomes published (read-time
@@ -16,4 +17,12 @@ export async function nextScheduledPublication(db: Kysely<Database>, nowUtc: str
     .executeTakeFirstOrThrow();
   const instants = Object.values(row).filter((next): next is string => typeof next === 'string');
   return instants.length > 0 ? instants.sort()[0] : null;
+}
+
+/** Columns that decide whether and when a record is a scheduled publication. */
+const PUBLICATION_COLUMNS = ['status', 'date_utc', 'date_local', 'post_parent'];
+
+/** Whether described writes leave the next scheduled publication where it was (none touched those columns). */
+export function leavePublicationsAlone(writes: readonly DescribedWrite[] | null): boolean {
+  return writes !== null && writes.every((write) => write.columns.every((column) => !PUBLICATION_COLUMNS.includes(column)));
 }
