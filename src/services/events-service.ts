@@ -175,6 +175,15 @@ function describedUpdate(before: EventRow, after: EventRow, fields: EventFields)
   return { kind: 'event', id: after.id, columns };
 }
 
+/** The changes that differ from the stored row, always with the modification time. */
+function changedColumns(current: EventRow, changes: Partial<EventRow>): Partial<EventRow> {
+  const changed: Partial<EventRow> = { modified_local: changes.modified_local, modified_utc: changes.modified_utc };
+  for (const column of Object.keys(changes) as Array<keyof EventRow>) {
+    if (changes[column] !== current[column]) Object.assign(changed, { [column]: changes[column] });
+  }
+  return changed;
+}
+
 /** Event use cases (10-events §6–§8): each write runs in one transaction, so a failure writes nothing. */
 export class EventsService {
   readonly series: SeriesService;
@@ -501,7 +510,8 @@ export class EventsService {
       changes.modified_utc = nowUtc;
 
       const events = new EventsRepository(trx, nowUtc);
-      await events.update(current.id, changes);
+      // Only what differs is written: a column set to its own value still rewrites its indexes.
+      await events.update(current.id, changedColumns(current, changes));
       await this.links(trx, events, current.id, user, ctx, fields);
       return (await events.findById(current.id))!;
   }
