@@ -22,6 +22,7 @@ import { ObjectsRepository } from '../storage/repositories/objects-repository.ts
 import { findFreeSlug, findFreeSlugs } from '../storage/repositories/slugs.ts';
 import type { Database, EventRow, Taxonomy } from '../storage/schema.ts';
 import { inTransaction } from '../storage/transactions.ts';
+import { isPostgres } from '../storage/sql-helpers.ts';
 import type { DescribedWrite, WriteJournal } from '../storage/write-journal.ts';
 import { RECURRENCE_DEFAULTS } from '../config.ts';
 import { knownLinkedIds, resolveEventOrganizers, resolveEventVenue } from './linked-posts-service.ts';
@@ -123,6 +124,11 @@ const TERM_FIELDS = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']] a
 /** The term inputs a write sent, per taxonomy. */
 function sentTerms(fields: EventFields): Array<{ taxonomy: Taxonomy; input: unknown }> {
   return TERM_FIELDS.flatMap(([field, taxonomy]) => (fields[field] === undefined ? [] : [{ taxonomy, input: fields[field] }]));
+}
+
+/** Whether the update relinks organizers or terms (`links`). */
+function sendsLinks(fields: EventFields): boolean {
+  return fields.organizer !== undefined || sentTerms(fields).length > 0;
 }
 
 /** One event create: the request it came in, who asks, and the validated fields. */
@@ -511,7 +517,10 @@ export class EventsService {
 
       const events = new EventsRepository(trx, nowUtc);
       // Only what differs is written: a column set to its own value still rewrites its indexes.
-      await events.update(current.id, changedColumns(current, changes));
+      const changed = changedColumns(current, changes);
+      const differs = (Object.keys(changed) as Array<keyof EventRow>).some((column) => changed[column] !== current[column]);
+      if (differs && !sendsLinks(fields)) return events.updateReturning(current, changed);
+      await events.update(current.id, changed);
       await this.links(trx, events, current.id, user, ctx, fields);
       return (await events.findById(current.id))!;
   }
@@ -521,10 +530,13 @@ export class EventsService {
    * is taken first (60 §6), so concurrent edits of one series run one after the other.
    */
   private async lockedMember(trx: Kysely<Database>, id: number, now: Date): Promise<{ event: EventRow; master?: EventRow }> {
-    const peek = await this.existing(trx, id, now);
-    if (peek.post_parent === 0) return { event: await this.existing(trx, id, now, true) };
+    // SQLite has no row locks to order: the transaction holds the write lock already (findForUpdate).
+    const postgres = isPostgres(trx);
+    const peek = await this.existing(trx, id, now, !postgres);
+    const locked = async () => (postgres ? this.existing(trx, id, now, true) : peek);
+    if (peek.post_parent === 0) return { event: await locked() };
     const master = await this.existing(trx, peek.post_parent, now, true);
-    return { event: await this.existing(trx, id, now, true), master };
+    return { event: await locked(), master };
   }
 
   /** 60 §6.1 `this`: the fields are stored on the occurrence alone and marked overridden. */
@@ -706,8 +718,7 @@ export class EventsService {
    */
   private async existing(db: Kysely<Database>, id: number, now: Date, forWrite = false): Promise<EventRow> {
     const events = new EventsRepository(db, formatWall(now));
-    if (forWrite) await events.lockRow(id);
-    const event = id > 0 ? await events.findById(id) : undefined;
+    const event = id <= 0 ? undefined : forWrite ? await events.findForUpdate(id) : await events.findById(id);
     if (event !== undefined) return event;
     // Only a miss asks what the id is: an event row is never of another kind.
     const kind = id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;

@@ -22,8 +22,7 @@ export async function extendSeries(db: Kysely<Database>, series: SeriesService, 
   for (const id of await new SeriesRepository(db).mastersToExtend(horizon)) {
     await inTransaction(db, async (trx) => {
       const events = new EventsRepository(trx, nowUtc);
-      await events.lockRow(id);
-      const master = await events.findById(id);
+      const master = await events.findForUpdate(id);
       if (master === undefined || master.is_series_master !== 1 || master.recurrence_complete === 1 || master.recurrence_truncated === 1) return;
       if ((master.recurrence_horizon ?? '') >= horizon) return;
       await series.materialise(trx, master, now);

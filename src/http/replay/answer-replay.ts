@@ -33,6 +33,12 @@ interface Recording {
   body: Buffer;
 }
 
+/** A request for a key whose answer the framework is producing, and the repeats that wait for it. */
+interface InFlight {
+  epoch: number;
+  followers: Array<{ request: IncomingMessage; response: ServerResponse; began: number; second: number }>;
+}
+
 export type RequestLine = (method: string, url: string, status: number, ms: number) => void;
 
 /**
@@ -70,6 +76,7 @@ const secondOf = (instant: Date) => Math.floor(instant.getTime() / 1000);
  */
 export class AnswerReplay {
   private readonly recordings = new Map<string, Recording>();
+  private readonly inFlight = new Map<string, InFlight>();
   /** The newest epoch seen: recordings of older ones can never be replayed again. */
   private epoch = -1;
   private bytes = 0;
@@ -96,18 +103,50 @@ export class AnswerReplay {
           this.bytes = 0;
           this.epoch = epoch;
         }
-        const found = this.recordings.get(key);
-        if (found !== undefined && found.epoch === epoch && found.second === secondOf(this.clock())) {
-          response.writeHead(200, found.headers);
-          response.end(found.body);
-          this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
+        const second = secondOf(this.clock());
+        if (this.replayed(key, epoch, second, response, request, began)) return;
+        const leader = this.inFlight.get(key);
+        if (leader !== undefined && leader.epoch === epoch) {
+          leader.followers.push({ request, response, began, second });
           return;
         }
-        handedOn.set(request, { key, epoch });
-        next(request, response);
+        this.lead(key, epoch, request, response, next);
       },
       () => next(request, response),
     );
+  }
+
+  /** Writes the recording of `key` when it holds for this epoch and second. */
+  private replayed(key: string, epoch: number, second: number, response: ServerResponse, request: IncomingMessage, began: number): boolean {
+    const found = this.recordings.get(key);
+    if (found === undefined || found.epoch !== epoch || found.second !== second) return false;
+    response.writeHead(200, found.headers);
+    response.end(found.body);
+    this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
+    return true;
+  }
+
+  /**
+   * Hands the request to the framework. Repeats of it that arrive meanwhile, in the same epoch,
+   * wait for its answer instead of running beside it (after a write, each of the clients reading a
+   * page would otherwise build it at once): once it is written they are replayed from its recording
+   * when that holds for the epoch and second they arrived in, or go to the framework themselves.
+   */
+  private lead(key: string, epoch: number, request: IncomingMessage, response: ServerResponse, next: (request: IncomingMessage, response: ServerResponse) => void): void {
+    const entry: InFlight = { epoch, followers: [] };
+    this.inFlight.set(key, entry);
+    response.once('close', () => {
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
+      for (const follower of entry.followers) {
+        if (follower.response.destroyed) continue;
+        if (!this.replayed(key, epoch, follower.second, follower.response, follower.request, follower.began)) {
+          handedOn.set(follower.request, { key, epoch });
+          next(follower.request, follower.response);
+        }
+      }
+    });
+    handedOn.set(request, { key, epoch });
+    next(request, response);
   }
 
   /** Keeps the answer the framework is about to write, when its request qualifies and its route marked it. */

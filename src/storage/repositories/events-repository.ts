@@ -87,10 +87,17 @@ export class EventsRepository {
   }
 
   /**
-   * Takes the event's row lock until the transaction ends, before it is read for a write: on
-   * PostgreSQL a concurrent write then waits instead of being overwritten from a stale read
-   * (SQLite runs one write transaction at a time anyway). Portable SQL: a no-op update.
+   * The event read for a write, its row lock held until the transaction ends: on PostgreSQL a
+   * concurrent write then waits instead of being overwritten from a stale read. SQLite has no row
+   * locks and needs none: the first statement of every transaction of ours is a write
+   * (transactions.ts), so it already holds the database's one write lock.
    */
+  async findForUpdate(id: number): Promise<EventRow | undefined> {
+    const query = this.db.selectFrom('events').selectAll().where('id', '=', id);
+    const row = await (isPostgres(this.db) ? query.forUpdate() : query).executeTakeFirst();
+    return row && asOfNow(row, this.nowUtc);
+  }
+
   /** Events by id, as of now, in no particular order. */
   async findByIds(ids: readonly number[]): Promise<EventRow[]> {
     if (ids.length === 0) return [];
@@ -111,10 +118,6 @@ export class EventsRepository {
       .orderBy('id')
       .execute();
     return rows.map((row) => asOfNow(row, this.nowUtc));
-  }
-
-  async lockRow(id: number): Promise<void> {
-    await this.db.updateTable('events').set((eb) => ({ modified_utc: eb.ref('modified_utc') })).where('id', '=', id).execute();
   }
 
   /**
@@ -320,6 +323,16 @@ export class EventsRepository {
 
   async update(id: number, changes: Changes): Promise<void> {
     await this.db.updateTable('events').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Updates the event and returns its row as stored, in one statement. The revision is bumped
+   * here rather than by the triggers, whose SQLite version runs after the statement and so after
+   * its RETURNING; the triggers leave a revision the statement moved alone.
+   */
+  async updateReturning(current: EventRow, changes: Changes): Promise<EventRow> {
+    const row = await this.db.updateTable('events').set({ ...changes, revision: (current.revision ?? 0) + 1 }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+    return asOfNow(row, this.nowUtc);
   }
 
   /** Replaces the event's organizers, keeping the given order. */

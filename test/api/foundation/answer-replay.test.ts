@@ -54,6 +54,26 @@ for (const dialect of DIALECTS) {
       assert.equal(replayed(), true);
     });
 
+    test('repeats that arrive while the framework builds an answer wait for it and get its bytes', async () => {
+      await createEvent(t, 'editor', { title: 'Crowdmark' });
+      const url = `${EVENTS}?search=crowdmark`;
+      const before = lines.filter((line) => line.path !== undefined).length;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => t.request('GET', url)));
+      const logged = lines.filter((line) => line.path !== undefined).slice(before);
+      assert.equal(logged.length, 8);
+      assert.equal(logged.filter((line) => line.replayed !== true).length, 1);
+      for (const answer of answers) assert.deepEqual(withoutDate(answer), withoutDate(answers[0]));
+      assert.equal(answers[0].body.total, 1);
+    });
+
+    test('repeats of an answer that is not recorded go through the framework themselves', async () => {
+      const before = lines.filter((line) => line.path !== undefined).length;
+      const answers = await Promise.all(Array.from({ length: 4 }, () => t.request('GET', `${EVENTS}/987654`)));
+      assert.deepEqual(answers.map((answer) => answer.status), [404, 404, 404, 404]);
+      const logged = lines.filter((line) => line.path !== undefined).slice(before);
+      assert.equal(logged.filter((line) => line.replayed === true).length, 0);
+    });
+
     test('within the second an answer is replayed; once it turns, a publication that came due shows', async () => {
       // More than a minute ahead: scheduled.
       assert.equal((await createEvent(t, 'editor', { title: 'Secondmark', date: '2025-04-01 10:01:05' })).status, 'future');
