@@ -1,17 +1,24 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../../domain/dates/clock.ts';
 import type { CacheEpochs } from '../../storage/cache-epochs.ts';
+import type { DescribedWrite } from '../../storage/write-journal.ts';
 
-/** The instant (the request's now) of each request a REST read answered in a way worth replaying. */
-const replayable = new WeakMap<IncomingMessage, Date>();
+/** Whether an answer stays true after a described write (write-journal.ts). */
+export type Survives = (write: DescribedWrite) => boolean;
+
+/**
+ * The instant (the request's now) of each request a REST read answered in a way worth replaying,
+ * and which described writes leave its answer true.
+ */
+const replayable = new WeakMap<IncomingMessage, { now: Date; survives?: Survives }>();
 
 /**
  * Marks a request whose answer is a function of the stored data, the request line, the addresses
  * it was sent to and the current second: a REST read (its rules see no other header once the
- * request qualifies for replay).
+ * request qualifies for replay). Without `survives`, any write ends its replay.
  */
-export function markReplayable(raw: IncomingMessage, now: Date): void {
-  replayable.set(raw, now);
+export function markReplayable(raw: IncomingMessage, now: Date, survives?: Survives): void {
+  replayable.set(raw, { now, survives });
 }
 
 /** The replay key and cache epoch of each request the replay handed to the framework. */
@@ -29,6 +36,7 @@ export function epochObservedBefore(raw: IncomingMessage): number | undefined {
 interface Recording {
   epoch: number;
   second: number;
+  survives?: Survives;
   headers: OutgoingHttpHeaders;
   body: Buffer;
 }
@@ -98,11 +106,7 @@ export class AnswerReplay {
     this.epochs.current().then(
       (epoch) => {
         if (epoch === null) return next(request, response);
-        if (epoch > this.epoch) {
-          this.recordings.clear();
-          this.bytes = 0;
-          this.epoch = epoch;
-        }
+        if (epoch > this.epoch) this.advance(epoch);
         const second = secondOf(this.clock());
         if (this.replayed(key, epoch, second, response, request, began)) return;
         const leader = this.inFlight.get(key);
@@ -114,6 +118,17 @@ export class AnswerReplay {
       },
       () => next(request, response),
     );
+  }
+
+  /** Moves to a newer epoch: recordings that every write since leaves true are kept for it. */
+  private advance(epoch: number): void {
+    const writes = this.epoch < 0 ? null : this.epochs.writesBetween(this.epoch, epoch);
+    for (const [key, recording] of this.recordings) {
+      const survives = recording.survives;
+      if (writes !== null && survives !== undefined && writes.every((write) => survives(write))) recording.epoch = epoch;
+      else this.forget(key);
+    }
+    this.epoch = epoch;
   }
 
   /** Writes the recording of `key` when it holds for this epoch and second. */
@@ -152,14 +167,14 @@ export class AnswerReplay {
   /** Keeps the answer the framework is about to write, when its request qualifies and its route marked it. */
   record(request: IncomingMessage, status: number, headers: Record<string, number | string | string[] | undefined>, payload: unknown): void {
     const pending = handedOn.get(request);
-    const now = replayable.get(request);
+    const marked = replayable.get(request);
     // An answer whose epoch has already passed could never be replayed.
-    if (pending === undefined || now === undefined || status !== 200 || pending.epoch !== this.epoch) return;
+    if (pending === undefined || marked === undefined || status !== 200 || pending.epoch !== this.epoch) return;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const { key, epoch } = pending;
     this.forget(key);
-    this.recordings.set(key, { epoch, second: secondOf(now), headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
+    this.recordings.set(key, { epoch, second: secondOf(marked.now), survives: marked.survives, headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
     this.bytes += body.length;
     while (this.recordings.size > this.maxEntries || this.bytes > this.maxBytes) this.forget(this.recordings.keys().next().value!);
   }

@@ -2,6 +2,7 @@ import type { ArgSpecs } from './arg-spec.ts';
 import type { RestContext } from './context.ts';
 import type { Params } from './validate-args.ts';
 import type { RecordTag } from '../../domain/sync/preconditions.ts';
+import type { Survives } from '../replay/answer-replay.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -11,6 +12,8 @@ export interface RestResponse {
   headers?: Record<string, string>;
   /** A single record's answer: its tag carries kind, id and revision (80 §1.1); other answers get a list tag. */
   etag?: RecordTag;
+  /** A read's: which described writes leave the answer true (replayed through them); without it, none. */
+  survives?: Survives;
 }
 
 /**

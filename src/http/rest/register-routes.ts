@@ -63,7 +63,7 @@ function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions
     const params = await validateArgs(endpoint.args, merged, ctx, shadowed);
     if (endpoint.permission && !(await endpoint.permission(ctx, params))) throw forbidden(ctx.user === null);
     const result = await endpoint.handler(ctx, params);
-    if (request.method === 'GET') markReplayable(request.raw, ctx.now);
+    if (request.method === 'GET') markReplayable(request.raw, ctx.now, result.survives);
     return sendJson(request, reply, result.status ?? 200, result.body, result.headers, result.etag);
   };
 

@@ -54,6 +54,32 @@ for (const dialect of DIALECTS) {
       assert.equal(replayed(), true);
     });
 
+    test('a list stays replayed through updates of events it does not show, not through one it shows or any other write', async () => {
+      const shown = await createEvent(t, 'editor', { title: 'Keepmark first', start_date: '2025-04-20 10:00:00', end_date: '2025-04-20 11:00:00' });
+      const other = await createEvent(t, 'editor', { title: 'Keepmark second', start_date: '2025-04-21 10:00:00', end_date: '2025-04-21 11:00:00' });
+      const url = `${EVENTS}?search=keepmark&per_page=1`;
+      const first = await t.request('GET', url);
+      assert.deepEqual(first.body.events.map((event: { id: number }) => event.id), [shown.id]);
+      assert.equal((await t.request('POST', `${EVENTS}/${other.id}`, { as: 'editor', body: { cost: '12' } })).status, 200);
+      const kept = await t.request('GET', url);
+      assert.equal(replayed(), true);
+      assert.deepEqual(withoutDate(kept), withoutDate(first));
+      assert.equal((await t.request('POST', `${EVENTS}/${shown.id}`, { as: 'editor', body: { cost: '15' } })).status, 200);
+      const changed = await t.request('GET', url);
+      assert.equal(replayed(), false);
+      assert.equal(changed.body.events[0].cost, '$15');
+      await t.request('GET', url);
+      assert.equal(replayed(), true);
+      // A search reads titles: a retitled event off the page may now match it.
+      assert.equal((await t.request('POST', `${EVENTS}/${other.id}`, { as: 'editor', body: { title: 'Keepmark retitled' } })).status, 200);
+      await t.request('GET', url);
+      assert.equal(replayed(), false);
+      // Any write nobody described ends every replay.
+      assert.equal((await t.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: 'Keepmark hall' } })).status, 201);
+      await t.request('GET', url);
+      assert.equal(replayed(), false);
+    });
+
     test('repeats that arrive while the framework builds an answer wait for it and get its bytes', async () => {
       await createEvent(t, 'editor', { title: 'Crowdmark' });
       const url = `${EVENTS}?search=crowdmark`;

@@ -180,6 +180,7 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
       'X-TEC-TotalPages': String(rendered.totalPages),
       Allow: editor ? 'GET, POST' : 'GET',
     },
+    survives: rendered.survives,
   };
 }
 
