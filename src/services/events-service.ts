@@ -311,7 +311,7 @@ export class EventsService {
     const events = new EventsRepository(trx, formatWall(requests[0].ctx.now));
     // In start order: on PostgreSQL each row's trigger takes its days' count rows, and writers
     // taking them in the same order wait for each other instead of deadlocking.
-    await events.insert([...rows].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : 0)));
+    const inserted = await events.insert([...rows].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : 0)));
     const organizers: Array<{ eventId: number; organizerIds: number[] }> = [];
     for (const [index, { ctx, user, fields }] of requests.entries()) {
       if (fields.organizer !== undefined) organizers.push({ eventId: ids[index], organizerIds: await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone, known) });
@@ -321,7 +321,9 @@ export class EventsService {
     const resolved = await resolveEventTerms(trx, sent.flat());
     let next = 0;
     await events.linkTerms(sent.map((lists, index) => ({ eventId: ids[index], lists: lists.map(({ taxonomy }) => ({ taxonomy, termIds: resolved[next++] })) })));
-    const stored = new Map((await events.findByIds(ids)).map((event) => [event.id, event]));
+    // The rows as inserted are the rows as stored: links to an event created in this transaction
+    // leave its row alone (migration 0012).
+    const stored = new Map(inserted.map((event) => [event.id, event]));
     const created = ids.map((id) => stored.get(id)!);
     for (const [index, { expansion, request }] of drafts.entries()) {
       if (expansion !== undefined) await this.series.materialise(trx, created[index], request.ctx.now, expansion);

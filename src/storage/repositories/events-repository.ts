@@ -317,8 +317,11 @@ export class EventsRepository {
   }
 
   /** New event rows, in one statement. */
-  async insert(rows: readonly EventRow[]): Promise<void> {
-    if (rows.length > 0) await this.db.insertInto('events').values([...rows]).execute();
+  /** Inserts the events and returns them as stored, as of now, in no particular order. */
+  async insert(rows: readonly EventRow[]): Promise<EventRow[]> {
+    if (rows.length === 0) return [];
+    const stored = await this.db.insertInto('events').values([...rows]).returningAll().execute();
+    return stored.map((row) => asOfNow(row, this.nowUtc));
   }
 
   async update(id: number, changes: Changes): Promise<void> {
