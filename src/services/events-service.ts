@@ -296,7 +296,7 @@ export class EventsService {
     const drafts = requests.map((request) => this.draft(request));
     const slugs = await findFreeSlugs(trx, 'events', drafts.map((draft) => draft.slug), SLUG_MAX);
     const ids = await new ObjectsRepository(trx).allocateMany('event', requests.length);
-    const known = await knownLinkedIds(trx, requests.map(({ fields }) => fields), requests[0].ctx.now);
+    const known = await knownLinkedIds(trx, requests.map(({ fields }) => fields));
     const rows: EventRow[] = [];
     for (const [index, { request: { ctx, user, fields }, trash, status, columns }] of drafts.entries()) {
       const slug = slugs[index];

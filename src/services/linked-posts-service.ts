@@ -23,7 +23,7 @@ import type { User } from '../domain/users/user.ts';
 import { serializeOrganizer } from '../http/serializers/organizer-serializer.ts';
 import { serializeVenue } from '../http/serializers/venue-serializer.ts';
 import type { RestContext } from '../http/rest/context.ts';
-import { LinkedPostsRepository, type LinkedListFilter, type LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
+import { existingVenueAndOrganizerIds, LinkedPostsRepository, type LinkedListFilter, type LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
 import { findFreeSlug } from '../storage/repositories/slugs.ts';
@@ -622,15 +622,12 @@ export interface KnownLinkedIds {
   organizers: ReadonlySet<number>;
 }
 
-/** `KnownLinkedIds` for a group of creates: one query per type instead of one per id. */
-export async function knownLinkedIds(db: Kysely<Database>, inputs: ReadonlyArray<{ venue?: unknown; organizer?: unknown }>, now: Date): Promise<KnownLinkedIds> {
+/** `KnownLinkedIds` for a group of creates: one query for both types instead of one per id. */
+export async function knownLinkedIds(db: Kysely<Database>, inputs: ReadonlyArray<{ venue?: unknown; organizer?: unknown }>): Promise<KnownLinkedIds> {
   const named = (forms: LinkedForm[]) => forms.flatMap((form) => (form.kind === 'id' ? [form.id] : []));
   const venueIds = named(inputs.flatMap(({ venue }) => (venue === undefined ? [] : [venueForm(venue)])));
   const organizerIds = named(inputs.flatMap(({ organizer }) => (organizer === undefined ? [] : organizerForms(organizer))));
-  return {
-    venues: await repository(db, VENUE, now).existingIds(venueIds),
-    organizers: await repository(db, ORGANIZER, now).existingIds(organizerIds),
-  };
+  return existingVenueAndOrganizerIds(db, { venues: venueIds, organizers: organizerIds });
 }
 
 /**

@@ -70,6 +70,24 @@ export function effectiveStatusIn(alias: string, statuses: readonly Status[], no
  * `website` are common to both; queries name the table through the `venues` type for Kysely and
  * read or write type-specific columns through whole-record objects.
  */
+/**
+ * Which of these venue ids and organizer ids are records, any status (as `existingIds` finds
+ * them), in one statement: a group of creates names both kinds.
+ */
+export async function existingVenueAndOrganizerIds(
+  db: Kysely<Database>,
+  ids: { venues: readonly number[]; organizers: readonly number[] },
+): Promise<{ venues: Set<number>; organizers: Set<number> }> {
+  const found = { venues: new Set<number>(), organizers: new Set<number>() };
+  const lookups = (['venues', 'organizers'] as const)
+    .filter((table) => ids[table].length > 0)
+    .map((table) => db.selectFrom(table).select([sql.lit(table).as('kind'), 'id']).where('id', 'in', [...new Set(ids[table])]));
+  if (lookups.length === 0) return found;
+  const rows = await (lookups.length === 1 ? lookups[0] : lookups[0].unionAll(lookups[1])).execute();
+  for (const row of rows) found[row.kind as keyof typeof found].add(row.id);
+  return found;
+}
+
 export class LinkedPostsRepository {
   constructor(
     private readonly db: Kysely<Database>,
