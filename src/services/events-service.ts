@@ -529,16 +529,18 @@ export class EventsService {
 
   /**
    * The event to write, with its series master when it is an occurrence: the master's row lock
-   * is taken first (60 §6), so concurrent edits of one series run one after the other.
+   * is taken first (60 §6), so concurrent edits of one series run one after the other. SQLite has
+   * no row locks to order: the transaction holds the write lock already (findForUpdate).
    */
   private async lockedMember(trx: Kysely<Database>, id: number, now: Date): Promise<{ event: EventRow; master?: EventRow }> {
-    // SQLite has no row locks to order: the transaction holds the write lock already (findForUpdate).
-    const postgres = isPostgres(trx);
-    const peek = await this.existing(trx, id, now, !postgres);
-    const locked = async () => (postgres ? this.existing(trx, id, now, true) : peek);
-    if (peek.post_parent === 0) return { event: await locked() };
-    const master = await this.existing(trx, peek.post_parent, now, true);
-    return { event: await locked(), master };
+    const events = new EventsRepository(trx, formatWall(now));
+    const head = id <= 0 ? undefined : await (isPostgres(trx) ? events.findSeriesHeadForUpdate(id) : events.findForUpdate(id));
+    // None: the 404 (or the 400 of an id of another kind).
+    if (head === undefined) return { event: await this.existing(trx, id, now) };
+    if (head.id !== id) return { event: await this.existing(trx, id, now, true), master: head };
+    if (head.post_parent === 0) return { event: head };
+    // An occurrence on SQLite, or on PostgreSQL an event made an occurrence while this waited for its lock.
+    return { event: head, master: await this.existing(trx, head.post_parent, now, true) };
   }
 
   /** 60 §6.1 `this`: the fields are stored on the occurrence alone and marked overridden. */

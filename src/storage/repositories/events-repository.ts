@@ -98,6 +98,21 @@ export class EventsRepository {
     return row && asOfNow(row, this.nowUtc);
   }
 
+  /**
+   * PostgreSQL: the row heading the event's series — its master when it is an occurrence, the
+   * event itself otherwise — read and locked in one statement, so that a writer takes the
+   * series' lock before any occurrence's (60 §6).
+   */
+  async findSeriesHeadForUpdate(id: number): Promise<EventRow | undefined> {
+    const row = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where(sql<SqlBool>`id = (select case when member.post_parent = 0 then member.id else member.post_parent end from events as member where member.id = ${id})`)
+      .forUpdate()
+      .executeTakeFirst();
+    return row && asOfNow(row, this.nowUtc);
+  }
+
   /** Events by id, as of now, in no particular order. */
   async findByIds(ids: readonly number[]): Promise<EventRow[]> {
     if (ids.length === 0) return [];
