@@ -1,7 +1,7 @@
 import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError } from '../domain/errors.ts';
 import type { Storage } from '../storage/database.ts';
-import type { DescribedWrite } from '../storage/write-journal.ts';
+import { survivesAll, type DescribedWrite } from '../storage/write-journal.ts';
 import { leavePublicationsAlone, nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
 /** One request (its context object) and the instant every rule of it sees. */
@@ -114,7 +114,7 @@ export class ReadCache<V> {
     const survives = this.survives;
     if (writes === null || survives === undefined) return this.entries.clear();
     for (const [key, { settled }] of this.entries) {
-      const kept = settled !== undefined && 'value' in settled && writes.every((write) => survives(settled.value, write));
+      const kept = settled !== undefined && 'value' in settled && survivesAll(writes, (write) => survives(settled.value, write));
       if (!kept) this.entries.delete(key);
     }
   }

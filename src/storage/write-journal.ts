@@ -7,6 +7,14 @@ export interface DescribedWrite {
   columns: readonly string[];
 }
 
+/**
+ * Whether a cached answer stays true through `writes` (null: some write nobody described), judged
+ * by its `survives`; an answer without one survives no write.
+ */
+export function survivesAll(writes: readonly DescribedWrite[] | null, survives: ((write: DescribedWrite) => boolean) | undefined): boolean {
+  return writes !== null && survives !== undefined && writes.every((write) => survives(write));
+}
+
 /** What identifies a described transaction to its journal (a change count, a transaction id). */
 export type JournalMark = number | string;
 

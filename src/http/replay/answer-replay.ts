@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Clock } from '../../domain/dates/clock.ts';
 import type { CacheEpochs } from '../../storage/cache-epochs.ts';
-import type { DescribedWrite } from '../../storage/write-journal.ts';
+import { survivesAll, type DescribedWrite } from '../../storage/write-journal.ts';
 
 /** Whether an answer stays true after a described write (write-journal.ts). */
 export type Survives = (write: DescribedWrite) => boolean;
@@ -124,8 +124,7 @@ export class AnswerReplay {
   private advance(epoch: number): void {
     const writes = this.epoch < 0 ? null : this.epochs.writesBetween(this.epoch, epoch);
     for (const [key, recording] of this.recordings) {
-      const survives = recording.survives;
-      if (writes !== null && survives !== undefined && writes.every((write) => survives(write))) recording.epoch = epoch;
+      if (survivesAll(writes, recording.survives)) recording.epoch = epoch;
       else this.forget(key);
     }
     this.epoch = epoch;
