@@ -99,26 +99,30 @@ export class TermsRepository {
     return row !== undefined;
   }
 
-  /** Terms of one taxonomy named by id, slug or (case-insensitive) name, in one query. */
+  /**
+   * The terms named by any of the lookups' ids, or of their taxonomies by any of their slugs or
+   * (case-insensitive) names, in one query: a superset, which the caller matches per lookup and
+   * taxonomy. One condition per key kind, not one per lookup: SQLite answered an OR of a lookup
+   * per taxonomy (a group of 16 creates) with a MULTI-INDEX OR of 32 rowid searches that took
+   * 1–1.5 ms on a table of 60 terms, where `id in (…)` takes a tenth of that.
+   */
   async findByKeys(lookups: ReadonlyArray<TermKeys>): Promise<Term[]> {
     const asked = lookups.filter((keys) => keys.ids.length + keys.slugs.length + keys.names.length > 0);
     if (asked.length === 0) return [];
+    const distinct = <T>(values: (keys: TermKeys) => readonly T[]) => [...new Set(asked.flatMap(values))];
+    const taxonomies = distinct((keys) => [keys.taxonomy]);
+    const ids = distinct((keys) => keys.ids);
+    const slugs = distinct((keys) => keys.slugs);
+    const names = distinct((keys) => keys.names.map((name) => name.toLowerCase()));
     return this.db
       .selectFrom('terms')
       .selectAll()
       .where((eb) =>
-        eb.or(
-          asked.map((keys) =>
-            eb.and([
-              eb('taxonomy', '=', keys.taxonomy),
-              eb.or([
-                ...(keys.ids.length ? [eb('id', 'in', [...keys.ids])] : []),
-                ...(keys.slugs.length ? [eb('slug', 'in', [...keys.slugs])] : []),
-                ...(keys.names.length ? [eb(eb.fn('lower', ['name']), 'in', keys.names.map((name) => name.toLowerCase()))] : []),
-              ]),
-            ]),
-          ),
-        ),
+        eb.or([
+          ...(ids.length ? [eb('id', 'in', ids)] : []),
+          ...(slugs.length ? [eb.and([eb('taxonomy', 'in', taxonomies), eb('slug', 'in', slugs)])] : []),
+          ...(names.length ? [eb.and([eb('taxonomy', 'in', taxonomies), eb(eb.fn('lower', ['name']), 'in', names)])] : []),
+        ]),
       )
       .orderBy('id')
       .execute();
