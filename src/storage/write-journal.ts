@@ -110,9 +110,20 @@ export class ChangeCountJournal implements WriteJournal {
 }
 
 /**
+ * Transaction ids that a statement of the transaction read anyway (PostgreSQL: an update's
+ * row lock), keyed by the transaction's query builder, so that its journal need not ask.
+ */
+const readTransactionIds = new WeakMap<Kysely<any>, string>();
+
+/** Notes the id of `trx`'s transaction, read by one of its statements. */
+export function noteTransactionId(trx: Kysely<any>, transactionId: string): void {
+  readTransactionIds.set(trx, transactionId);
+}
+
+/**
  * PostgreSQL: each writing transaction's notification names its transaction id (migration 0016),
  * and a described transaction leaves its write here under that id before it commits (one query,
- * only when there is a write to describe).
+ * only when there is a write to describe and no statement of the transaction read its id).
  */
 export class TransactionIdJournal implements WriteJournal {
   private readonly writes = new Map<string, DescribedWrite>();
@@ -123,9 +134,9 @@ export class TransactionIdJournal implements WriteJournal {
 
   async end(trx: Kysely<any>, _mark: JournalMark, write: DescribedWrite | undefined): Promise<void> {
     if (write === undefined) return;
-    const { rows } = await sql<{ id: string }>`select pg_current_xact_id()::text as id`.execute(trx);
+    const id = readTransactionIds.get(trx) ?? (await sql<{ id: string }>`select pg_current_xact_id()::text as id`.execute(trx)).rows[0].id;
     if (this.writes.size >= KEPT_WRITES) this.writes.clear();
-    this.writes.set(rows[0].id, write);
+    this.writes.set(id, write);
   }
 
   /** The write of the transaction a notification named, if it was this process's and described. */

@@ -8,6 +8,7 @@ import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
+import { noteTransactionId } from '../write-journal.ts';
 import { hasModifiedBound, type ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
 import type { SortKey } from '../../domain/lists/list-order.ts';
 
@@ -104,13 +105,18 @@ export class EventsRepository {
    * series' lock before any occurrence's (60 §6).
    */
   async findSeriesHeadForUpdate(id: number): Promise<EventRow | undefined> {
-    const row = await this.db
+    const found = await this.db
       .selectFrom('events')
       .selectAll()
+      // The lock gives the transaction its id: the write journal's, read here instead of by a query of its own.
+      .select(sql<string>`pg_current_xact_id()::text`.as('transaction_id'))
       .where(sql<SqlBool>`id = (select case when member.post_parent = 0 then member.id else member.post_parent end from events as member where member.id = ${id})`)
       .forUpdate()
       .executeTakeFirst();
-    return row && asOfNow(row, this.nowUtc);
+    if (found === undefined) return undefined;
+    const { transaction_id: transactionId, ...row } = found;
+    noteTransactionId(this.db, transactionId);
+    return asOfNow(row, this.nowUtc);
   }
 
   /** Events by id, as of now, in no particular order. */
