@@ -190,6 +190,19 @@ function changedColumns(current: EventRow, changes: Partial<EventRow>): Partial<
   return changed;
 }
 
+/** What an update checks, and whom it tells, once it holds the event's row (updateIn). */
+export interface UpdateChecks {
+  /** The request's `If-Match` / `If-Unmodified-Since` (80 §1.2). */
+  precondition?: Precondition;
+  /**
+   * The caller's right to edit, judged on the row as locked — the series master when the event
+   * is an occurrence (60 §6) — before anything else: throws to refuse.
+   */
+  authorize?: (series: EventRow) => void;
+  /** Told, with the row before and after, when the update was of a standalone event (no series involved). */
+  onStandalone?: (before: EventRow, after: EventRow) => void;
+}
+
 /** Event use cases (10-events §6–§8): each write runs in one transaction, so a failure writes nothing. */
 export class EventsService {
   readonly series: SeriesService;
@@ -402,14 +415,18 @@ export class EventsService {
    * `describe` renders the updated event inside the transaction, so that the answer shows what
    * this request stored, not what a concurrent write made of it a moment later.
    */
-  async update<T>(ctx: RestContext, user: User, id: number, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
+  async update<T>(
+    ctx: RestContext,
+    user: User,
+    id: number,
+    fields: EventFields,
+    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
+    checks: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
+  ): Promise<T> {
     let write: DescribedWrite | undefined;
     const described = this.journal && { journal: this.journal, write: () => write };
-    return inTransaction(
-      this.db,
-      async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, precondition, (before, after) => (write = describedUpdate(before, after, fields)))),
-      described,
-    );
+    const onStandalone = (before: EventRow, after: EventRow) => (write = describedUpdate(before, after, fields));
+    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, { ...checks, onStandalone })), described);
   }
 
   /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */
@@ -419,12 +436,11 @@ export class EventsService {
     user: User,
     id: number,
     fields: EventFields,
-    precondition?: Precondition,
-    /** Told, with the row before and after, when the update was of a standalone event (no series involved). */
-    onStandalone?: (before: EventRow, after: EventRow) => void,
+    { precondition, authorize, onStandalone }: UpdateChecks = {},
   ): Promise<EventRow> {
     const now = ctx.now;
     const { event: current, master } = await this.lockedMember(trx, id, now);
+    authorize?.(master ?? current);
     checkPrecondition(precondition, eventTag(current));
     if (master !== undefined) {
       const scope = fields.scope ?? 'this';

@@ -1,6 +1,6 @@
 import { can } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord, canReadRecord } from '../../domain/auth/record-permissions.ts';
-import { invalidParam, RestError } from '../../domain/errors.ts';
+import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
 import { REASONS } from '../../domain/reasons.ts';
 import { isUnlocked, revealedPassword } from '../../domain/posts/password.ts';
 import { eventOwnership, EventsService, eventTag, type Scope } from '../../services/events-service.ts';
@@ -31,6 +31,23 @@ import type { AppDeps } from './index.ts';
 import { ReadCache } from '../../services/read-cache.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
+import type { DescribedWrite } from '../../storage/write-journal.ts';
+import { TERM_COUNT_COLUMNS } from '../../storage/repositories/terms-repository.ts';
+
+/** A single event's rendered answer, with the id it is of. */
+interface SingleAnswer {
+  id: number;
+  body: JsonText;
+}
+
+/**
+ * Whether a single event's answer stays true through a described write: it shows its own row,
+ * its venue and organizers, and the counts of its terms, so any write of another event that
+ * moves no term's count leaves it alone (another event's retitle, cost or description).
+ */
+function singleSurvives(id: number, write: DescribedWrite): boolean {
+  return write.kind === 'event' && write.id !== id && !write.columns.some((column) => TERM_COUNT_COLUMNS.has(column));
+}
 
 /**
  * The event routes of 10-events: the list and create, then read, delete and update by id and by
@@ -52,7 +69,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   const creates = eventCreates(events);
-  const singles = new ReadCache<JsonText>(deps.storage, 2000);
+  const singles = new ReadCache<SingleAnswer>(deps.storage, 2000, (single, write) => singleSurvives(single.id, write));
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await lookups.idBySlug(ctx, slugLookup(params))) ?? 0;
@@ -68,15 +85,16 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   /**
-   * "May edit/delete this event" (§1, 40 §5); an id that names no event falls back to the
-   * general right, so that the handler can answer 404/400 to those who hold it.
+   * "May delete this event" (§1, 40 §5); an id that names no event falls back to the general
+   * right, so that the handler can answer 404/400 to those who hold it. (An update judges the
+   * same rule on the row it locks: `authorize` in `update`.)
    */
-  const mayChange = async (ctx: RestContext, id: number, verb: 'edit' | 'delete') => {
+  const mayDelete = async (ctx: RestContext, id: number) => {
     const found = await events.find(id, ctx.now);
-    if (!found) return can(ctx.user, verb === 'edit' ? 'edit_posts' : 'delete_posts');
+    if (!found) return can(ctx.user, 'delete_posts');
     // Writes on an occurrence are judged on its series (60 §6).
     const event = found.post_parent === 0 ? found : (await events.find(found.post_parent, ctx.now)) ?? found;
-    return verb === 'edit' ? canEditRecord(ctx.user, eventOwnership(event)) : canDeleteRecord(ctx.user, eventOwnership(event));
+    return canDeleteRecord(ctx.user, eventOwnership(event));
   };
 
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
@@ -93,11 +111,11 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     // too: embedded venues and organizers carry their json_ld only for those who may read them).
     const password = revealedPassword(record, ctx.user, params.get('context') === 'edit');
     const key = JSON.stringify([id, ctx.lang, ctx.urls.ns, jsonLd, ctx.user?.id ?? 0, ctx.user?.role ?? '', password !== undefined]);
-    const body = await singles.get(ctx, key, async () => {
+    const { body } = await singles.get(ctx, key, async () => {
       const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
-      return new JsonText(JSON.stringify(value), value);
+      return { id, body: new JsonText(JSON.stringify(value), value) };
     });
-    return { body, etag: eventTag(event) };
+    return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
   };
 
   /** Renders the stored event inside the write's transaction and keeps its tag for the answer. */
@@ -113,7 +131,12 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
     const fields = eventFields(params, specs, { update: true, slugInPath });
     const written = described(ctx);
-    const body = await events.update(ctx, ctx.user!, id, fields, written.describe, ctx.precondition);
+    // The per-event rule of 40 §5.1 (WordPress edit_post), judged on the row the update locks:
+    // no read of its own, and no window for the event to change hands between check and write.
+    const authorize = (series: EventRow) => {
+      if (!canEditRecord(ctx.user, eventOwnership(series))) throw forbidden(false);
+    };
+    const body = await events.update(ctx, ctx.user!, id, fields, written.describe, { precondition: ctx.precondition, authorize });
     return { body, etag: written.etag() };
   };
 
@@ -160,14 +183,15 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
           methods: ['DELETE'],
           summary: 'Moves an event to the trash.',
           args: { id: idArg, ...deleteArgs },
-          permission: (ctx, params) => mayChange(ctx, params.get('id'), 'delete'),
+          permission: (ctx, params) => mayDelete(ctx, params.get('id')),
           handler: (ctx, params) => remove(ctx, params.get('id'), params),
         },
         {
           methods: ['POST', 'PUT', 'PATCH'],
           summary: 'Updates the fields of an event that the request sends.',
           args: { id: idArg, ...updateArgs },
-          permission: (ctx, params) => mayChange(ctx, params.get('id'), 'edit'),
+          // The rest of the per-event rule is the update's own (authorize).
+          permission: (ctx) => can(ctx.user, 'edit_posts'),
           handler: (ctx, params) => update(ctx, params.get('id'), params, updateArgs),
         },
       ],
@@ -181,7 +205,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
           summary: 'Moves an event to the trash.',
           args: { slug: existingSlugArg(argDeps), ...deleteArgs },
           // ⚠ Service rule (§1): the slug is resolved and the per-event rule applied, as by id.
-          permission: async (ctx, params) => mayChange(ctx, await idOfSlug(ctx, params), 'delete'),
+          permission: async (ctx, params) => mayDelete(ctx, await idOfSlug(ctx, params)),
           handler: async (ctx, params) => remove(ctx, await idOfSlug(ctx, params), params),
         },
         {
@@ -192,7 +216,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
             // The new slug is a parameter like the others: judged before the permission.
             const renamed = params.shadowed.slug;
             if (renamed !== undefined && (typeof renamed !== 'string' || renamed === '')) throw invalidParam('slug', typeof renamed === 'string' ? REASONS.notEmpty : REASONS.string);
-            return mayChange(ctx, await idOfSlug(ctx, params), 'edit');
+            return can(ctx.user, 'edit_posts');
           },
           handler: async (ctx, params) => update(ctx, await idOfSlug(ctx, params), params, bySlugUpdateArgs, true),
         },

@@ -66,6 +66,13 @@ function dueLinks(eb: TermsScope, due: Due) {
  */
 type Due = readonly number[] | { nowUtc: string };
 
+/**
+ * The columns of an event that a term's count reads: published standalone events count (0008),
+ * and scheduled ones whose publication date has passed. A change of other columns of one event
+ * leaves every term's count as it was.
+ */
+export const TERM_COUNT_COLUMNS: ReadonlySet<string> = new Set(['status', 'post_parent', 'date_utc']);
+
 /** The scheduled series masters and single events whose publication instant has passed (few: their status flips). */
 function isDue(nowUtc: string) {
   return (eb: ExpressionBuilder<Database, 'events'>) => eb.and([eb('events.status', '=', 'future'), eb('events.date_utc', '<=', nowUtc), eb('events.post_parent', '=', 0)]);

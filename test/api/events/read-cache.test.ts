@@ -117,10 +117,14 @@ for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [na
       const shown = await t.request('GET', page);
       assert.deepEqual(shown.body.events.map((event: { id: number }) => event.id), [one.id, two.id]);
 
+      const single = await t.request('GET', `${EVENTS}/${one.id}`);
+
       // Off the page, in columns the list neither filters nor orders by.
       await update(three.id, { title: 'Keepmark three renamed', cost: '12', website: 'https://keepmark.example' });
       const queries = t.queryCount();
       assert.equal((await t.request('GET', page)).text, shown.text);
+      // Another event's answer too: the update moved no count of the category it embeds.
+      assert.equal((await t.request('GET', `${EVENTS}/${one.id}`)).text, single.text);
       // The page was kept, and so was the next scheduled publication: no query.
       assert.equal(t.queryCount() - queries, 0);
       assert.equal((await t.request('GET', `${page}&page=2`)).body.events[0].title, 'Keepmark three renamed');

@@ -122,6 +122,17 @@ for (const dialect of DIALECTS) {
       });
     }
 
+    test('a refused update is refused before its precondition is judged, and writes nothing', async () => {
+      const theirs = await eventOf(t, t.others.author, 'publish', { excerpt: 'as it was' });
+      for (const path of [`${EVENTS}/${theirs.id}`, `${EVENTS}/by-slug/${theirs.slug}`]) {
+        const res = await t.request('PATCH', path, { as: 'author', body: { excerpt: 'overwritten' }, headers: { 'if-match': '"e-0-0"' } });
+        check(res, [403, 'rest_forbidden'], `author PATCH others’ published ${path} with a stale If-Match`);
+      }
+      const read = await t.request('GET', `${EVENTS}/${theirs.id}`, { as: 'administrator' });
+      assert.equal(read.body.excerpt, theirs.excerpt);
+      assert.equal(read.body.modified, theirs.modified);
+    });
+
     test('a contributor naming another author loses the right to edit the event (reference, kept)', async () => {
       const res = await t.request('POST', EVENTS, { as: 'contributor', body: eventBody({ author: t.users.administrator.id }) });
       assert.equal(res.status, 201);

@@ -80,6 +80,30 @@ for (const dialect of DIALECTS) {
       assert.equal(replayed(), false);
     });
 
+    test('an event stays replayed through updates of other events that move no term count, not through one that does or its own', async () => {
+      const category = (await t.request('POST', `${NS}/categories`, { as: 'editor', body: { name: 'Singlemark' } })).body;
+      const shown = await createEvent(t, 'editor', { title: 'Singlemark shown', categories: [category.id] });
+      const other = await createEvent(t, 'editor', { title: 'Singlemark other', categories: [category.id] });
+      const url = `${EVENTS}/${shown.id}`;
+      const first = await t.request('GET', url);
+      assert.equal(first.body.categories[0].count, 2);
+      assert.equal((await t.request('POST', `${EVENTS}/${other.id}`, { as: 'editor', body: { title: 'Singlemark renamed', cost: '3' } })).status, 200);
+      const kept = await t.request('GET', url);
+      assert.equal(replayed(), true);
+      assert.deepEqual(withoutDate(kept), withoutDate(first));
+      // A draft no longer counts in its category, and the event shows its category's count.
+      assert.equal((await t.request('POST', `${EVENTS}/${other.id}`, { as: 'editor', body: { status: 'draft' } })).status, 200);
+      const recounted = await t.request('GET', url);
+      assert.equal(replayed(), false);
+      assert.equal(recounted.body.categories[0].count, 1);
+      await t.request('GET', url);
+      assert.equal(replayed(), true);
+      assert.equal((await t.request('POST', url, { as: 'editor', body: { cost: '9' } })).status, 200);
+      const own = await t.request('GET', url);
+      assert.equal(replayed(), false);
+      assert.equal(own.body.cost, '$9');
+    });
+
     test('repeats that arrive while the framework builds an answer wait for it and get its bytes', async () => {
       await createEvent(t, 'editor', { title: 'Crowdmark' });
       const url = `${EVENTS}?search=crowdmark`;
