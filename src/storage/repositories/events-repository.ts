@@ -337,8 +337,7 @@ export class EventsRepository {
     return query;
   }
 
-  /** New event rows, in one statement. */
-  /** Inserts the events and returns them as stored, as of now, in no particular order. */
+  /** Inserts the events in one statement and returns them as stored, as of now, in no particular order. */
   async insert(rows: readonly EventRow[]): Promise<EventRow[]> {
     if (rows.length === 0) return [];
     const stored = await this.db.insertInto('events').values([...rows]).returningAll().execute();

@@ -64,12 +64,6 @@ export function effectiveStatusIn(alias: string, statuses: readonly Status[], no
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
 
-
-/**
- * Venues or organizers, one class for both tables. Only the post columns, `name`, `phone` and
- * `website` are common to both; queries name the table through the `venues` type for Kysely and
- * read or write type-specific columns through whole-record objects.
- */
 /**
  * Which of these venue ids and organizer ids are records, any status (as `existingIds` finds
  * them), in one statement: a group of creates names both kinds.
@@ -88,6 +82,11 @@ export async function existingVenueAndOrganizerIds(
   return found;
 }
 
+/**
+ * Venues or organizers, one class for both tables. Only the post columns, `name`, `phone` and
+ * `website` are common to both; queries name the table through the `venues` type for Kysely and
+ * read or write type-specific columns through whole-record objects.
+ */
 export class LinkedPostsRepository {
   constructor(
     private readonly db: Kysely<Database>,
