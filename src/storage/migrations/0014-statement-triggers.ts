@@ -43,19 +43,30 @@ export function statementTriggers(dialect: Dialect): Migration {
   };
 }
 
-async function termCounts(db: Kysely<any>): Promise<void> {
-  for (const [operation, sign, rows] of [['insert', '+', 'new'], ['delete', '-', 'old']] as const) {
-    await sql.raw(`drop trigger event_terms_count_${operation} on event_terms`).execute(db);
-    const name = `term_count_links_${operation}`;
-    // An event leaving goes before its links (0008), so a cascade that removes them finds it no longer counted.
-    // The terms are locked in id order first: writers naming the same terms wait for each other instead of deadlocking.
-    await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin
-      perform 1 from terms where id = any(array(select distinct term_id from ${LINKS})) order by id for update;
+/** The link operations whose statements move term counts, with the sign of the move. */
+export const TERM_COUNT_OPERATIONS = [['insert', '+', 'new'], ['delete', '-', 'old']] as const;
+
+/**
+ * The statement-level function counting the links an `operation` wrote or removed. An event
+ * leaving goes before its links (0008), so a cascade that removes them finds it no longer counted.
+ * The terms are locked in id order first, in `lock` strength (0017 says which), so that writers
+ * naming the same terms wait for each other.
+ */
+export function termCountFunction(operation: 'insert' | 'delete', sign: '+' | '-', lock: 'update' | 'no key update'): string {
+  return `create or replace function term_count_links_${operation}() returns trigger language plpgsql as $$ begin
+      perform 1 from terms where id = any(array(select distinct term_id from ${LINKS})) order by id for ${lock};
       update terms set published_count = published_count ${sign} links.n
       from (select term_id, count(*) as n from ${LINKS} where event_id = any(array(${COUNTED_EVENTS}))
             group by term_id) as links
       where terms.id = links.term_id;
-      return null; end $$ set plan_cache_mode = force_custom_plan`).execute(db);
+      return null; end $$ set plan_cache_mode = force_custom_plan`;
+}
+
+async function termCounts(db: Kysely<any>): Promise<void> {
+  for (const [operation, sign, rows] of TERM_COUNT_OPERATIONS) {
+    await sql.raw(`drop trigger event_terms_count_${operation} on event_terms`).execute(db);
+    const name = `term_count_links_${operation}`;
+    await sql.raw(termCountFunction(operation, sign, 'update')).execute(db);
     await sql.raw(`create trigger event_terms_count_${operation} after ${operation} on event_terms
       referencing ${rows} table as ${LINKS} for each statement execute function ${name}()`).execute(db);
   }

@@ -15,6 +15,7 @@ import { triggerPlans } from './0013-trigger-plans.ts';
 import { statementTriggers } from './0014-statement-triggers.ts';
 import { credentialChanges } from './0015-credential-changes.ts';
 import { transactionNotifications } from './0016-transaction-notifications.ts';
+import { termLockStrength } from './0017-term-lock-strength.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -39,6 +40,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0014-statement-triggers': statementTriggers(dialect),
         '0015-credential-changes': credentialChanges(dialect),
         '0016-transaction-notifications': transactionNotifications(dialect),
+        '0017-term-lock-strength': termLockStrength(dialect),
       };
     },
   };

@@ -92,6 +92,33 @@ for (const dialect of ['postgres'] as const) {
       assert.equal(all.body.total, 36);
     });
 
+    test('creates on both instances linking the same term wait for each other and both land', async () => {
+      const category = await call(t.app, 'POST', `${NS}/categories`, { name: 'Lockmark' });
+      assert.equal(category.status, 201);
+      // A third transaction holds the term as a count update does, so that both creates pass their
+      // links' foreign key check (a key-share lock on the term) before either counts: the order in
+      // which two writers deadlocked when counting locked the term `for update`. (On different
+      // days: creates on one day wait for each other earlier, at the day's count.)
+      const holder = await otherStorage.db.connection().execute(async (connection) => {
+        await sql`begin`.execute(connection);
+        await sql`select id from terms where id = ${category.body.id} for no key update`.execute(connection);
+        const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection)).rows[0].pid;
+        const creates = [t.app, other].map((app, index) =>
+          call(app, 'POST', EVENTS, { title: `Lockmark ${index}`, start_date: `2025-0${index + 4}-12 19:30`, end_date: `2025-0${index + 4}-12 22:00`, categories: [category.body.id] }));
+        // Both creates wait: one for the holder, the other for it.
+        for (let waiting = 0; waiting < 2; ) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const { rows } = await sql<{ n: string }>`with blocked as (select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid)))
+            select count(*) as n from pg_stat_activity where pid in (select pid from blocked) or pg_blocking_pids(pid) && array(select pid from blocked)`.execute(connection);
+          waiting = Number(rows[0].n);
+        }
+        await sql`commit`.execute(connection);
+        return Promise.all(creates);
+      });
+      for (const created of holder) assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal((await call(other, 'GET', `${NS}/categories/${category.body.id}`)).body.count, 2);
+    });
+
     test('while the listening connection is lost, reads are not served from the cache', async () => {
       const created = await call(t.app, 'POST', EVENTS, { title: 'Lostmark', start_date: '2025-04-12 19:30', end_date: '2025-04-12 22:00' });
       const single = `${EVENTS}/${created.body.id}`;
