@@ -413,20 +413,24 @@ export class EventsService {
   /**
    * Partial update (§7, 60 §6.1): only sent fields change; the caller passed the permission gate.
    * `describe` renders the updated event inside the transaction, so that the answer shows what
-   * this request stored, not what a concurrent write made of it a moment later.
+   * this request stored, not what a concurrent write made of it a moment later; it is told how
+   * the update is described to the caches, when it is.
    */
   async update<T>(
     ctx: RestContext,
     user: User,
     id: number,
     fields: EventFields,
-    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
+    describe: (trx: Kysely<Database>, event: EventRow, write?: DescribedWrite) => Promise<T>,
     checks: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
   ): Promise<T> {
     let write: DescribedWrite | undefined;
     const described = this.journal && { journal: this.journal, write: () => write };
     const onStandalone = (before: EventRow, after: EventRow) => (write = describedUpdate(before, after, fields));
-    return inTransaction(this.db, async (trx) => describe(trx, await this.updateIn(trx, ctx, user, id, fields, { ...checks, onStandalone })), described);
+    return inTransaction(this.db, async (trx) => {
+      const updated = await this.updateIn(trx, ctx, user, id, fields, { ...checks, onStandalone });
+      return describe(trx, updated, write);
+    }, described);
   }
 
   /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */

@@ -11,7 +11,7 @@ import type { ArgSpecs } from '../rest/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../rest/validate-args.ts';
-import { serializeEvent } from '../serializers/event-serializer.ts';
+import { serializeEvent, type EventParts } from '../serializers/event-serializer.ts';
 import { nonEmptyStringRule } from '../rest/validators.ts';
 import {
   contextArg,
@@ -28,7 +28,7 @@ import { listEndpoint, listPages } from './events/event-list.ts';
 import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
-import { ReadCache } from '../../services/read-cache.ts';
+import { ReadCache, type CacheView } from '../../services/read-cache.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';
@@ -41,12 +41,21 @@ interface SingleAnswer {
 }
 
 /**
- * Whether a single event's answer stays true through a described write: it shows its own row,
- * its venue and organizers, and the counts of its terms, so any write of another event that
- * moves no term's count leaves it alone (another event's retitle, cost or description).
+ * Whether what other records make of an event's answer (its venue, organizers and the counts of
+ * its terms) stays true through a described write: any event write that moves no term's count
+ * leaves them alone (a described write never relinks).
+ */
+function partsSurvive(write: DescribedWrite): boolean {
+  return write.kind === 'event' && !write.columns.some((column) => TERM_COUNT_COLUMNS.has(column));
+}
+
+/**
+ * Whether a single event's answer stays true through a described write: it shows its own row
+ * and its parts, so any such write of another event leaves it alone (another event's retitle,
+ * cost or description).
  */
 function singleSurvives(id: number, write: DescribedWrite): boolean {
-  return write.kind === 'event' && write.id !== id && !write.columns.some((column) => TERM_COUNT_COLUMNS.has(column));
+  return write.id !== id && partsSurvive(write);
 }
 
 /**
@@ -70,6 +79,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   const creates = eventCreates(events);
   const singles = new ReadCache<SingleAnswer>(deps.storage, 2000, (single, write) => singleSurvives(single.id, write));
+  const parts = new ReadCache<EventParts>(deps.storage, 1000, (_parts, write) => partsSurvive(write));
   const geoDefaults = { radius: deps.config.geofenceRadius, unit: deps.config.distanceUnit };
 
   const idOfSlug = async (ctx: RestContext, params: Params) => (await lookups.idBySlug(ctx, slugLookup(params))) ?? 0;
@@ -118,19 +128,29 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
   };
 
-  /** Renders the stored event inside the write's transaction and keeps its tag for the answer. */
-  const described = (ctx: RestContext) => {
+  /**
+   * Renders the stored event inside the write's transaction and keeps its tag for the answer.
+   * With `kept` (the parts cache as of the request), an update described as leaving the event's
+   * parts alone takes them from it: its answer then reads nothing but the row it wrote.
+   */
+  const described = (ctx: RestContext, kept?: Promise<CacheView<EventParts>>) => {
     let etag: RecordTag | undefined;
-    const describe = (trx: Kysely<Database>, event: EventRow) => {
+    const describe = async (trx: Kysely<Database>, event: EventRow, write?: DescribedWrite) => {
       etag = eventTag(event);
-      return serializeEvent(trx, event, ctx);
+      const view = kept !== undefined && write !== undefined && partsSurvive(write) ? await kept : undefined;
+      return serializeEvent(trx, event, ctx, { parts: view });
     };
     return { describe, etag: () => etag };
   };
 
   const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
     const fields = eventFields(params, specs, { update: true, slugInPath });
-    const written = described(ctx);
+    // Opened before the transaction: the parts it keeps are as of the request, which a write
+    // leaving them alone does not change (on PostgreSQL it waits for the listener's round trip).
+    const kept = parts.open(ctx);
+    // Awaited only by an update described as leaving the parts alone; a failure is then the update's.
+    kept.catch(() => {});
+    const written = described(ctx, kept);
     // The per-event rule of 40 §5.1 (WordPress edit_post), judged on the row the update locks:
     // no read of its own, and no window for the event to change hands between check and write.
     const authorize = (series: EventRow) => {
@@ -171,7 +191,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
   };
 
   return [
-    { pattern: '/events', endpoints: [listEndpoint({ db, events, lookups, siteZone, pages: listPages(deps.storage), geoDefaults }), create] },
+    { pattern: '/events', endpoints: [listEndpoint({ db, events, lookups, siteZone, pages: listPages(deps.storage), parts, geoDefaults }), create] },
     {
       pattern: '/events/(?P<id>\\d+)',
       endpoints: [

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
 import { dateDetails } from '../../domain/dates/datetime-format.ts';
 import { eventWebsite, occurrencePageUrl } from '../../domain/events/event-web.ts';
@@ -16,20 +17,30 @@ import { recurrenceLines } from '../../domain/recurrence/series.ts';
 import { defaultListStatuses } from '../../domain/status.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { serializeImage } from './image-serializer.ts';
+import type { CacheView } from '../../services/read-cache.ts';
 
 export interface EventSerializeOptions {
   /** Single GET only, and only when the caller may see it (10-events §3.10). */
   jsonLd?: boolean;
   /** List items of password-protected events the request has not unlocked (§9). */
   locked?: (event: EventRow) => boolean;
+  /** Where the parts other records make are kept: taken from it when there, loaded and kept when not. */
+  parts?: CacheView<EventParts>;
 }
 
-interface Embedded {
-  image: MediaRow | undefined;
+/**
+ * What other records make of an event's read model: its terms with their counts, its venue and
+ * its organizers, in their embedded shape for the request.
+ */
+export interface EventParts {
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venue: Record<string, unknown> | [];
   organizer: Record<string, unknown>[];
+}
+
+interface Embedded extends EventParts {
+  image: MediaRow | undefined;
   series: SeriesSummary | undefined;
 }
 
@@ -152,24 +163,50 @@ export async function loadEventModels(
   options: EventSerializeOptions = {},
 ): Promise<EventModel[]> {
   if (events.length === 0) return [];
-  const ids = events.map((event) => event.id);
   const masters = events.filter((event) => event.is_series_master === 1).map((event) => event.id);
-  const [images, terms, linked, series] = await Promise.all([
+  const jsonLd = options.jsonLd === true;
+  const [images, parts, series] = await Promise.all([
     new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
-    loadEmbeddedTerms(db, ids, ctx),
-    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd: options.jsonLd === true }),
+    options.parts === undefined ? loadEventParts(db, events, ctx, jsonLd) : keptEventParts(db, events, ctx, jsonLd, options.parts),
     new SeriesRepository(db).summaries(masters, defaultListStatuses(ctx.user), formatWall(ctx.now)),
   ]);
   return events.map((event) => ({
     event,
     locked: options.locked?.(event) ?? false,
     image: event.image_id === null ? undefined : images.get(event.image_id),
+    ...parts.get(event.id)!,
+    series: series.get(event.id),
+  }));
+}
+
+/** The parts of many events in one query per kind (terms, venues, organizers). */
+async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean): Promise<Map<number, EventParts>> {
+  const [terms, linked] = await Promise.all([
+    loadEmbeddedTerms(db, events.map((event) => event.id), ctx),
+    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd }),
+  ]);
+  return new Map(events.map((event) => [event.id, {
     categories: terms.get(event.id)?.categories ?? [],
     tags: terms.get(event.id)?.tags ?? [],
     venue: linked.get(event.id)?.venue ?? [],
     organizer: linked.get(event.id)?.organizer ?? [],
-    series: series.get(event.id),
-  }));
+  }]));
+}
+
+/**
+ * The parts of many events from `view`, those missing loaded together and kept. A part's key
+ * names what its rendering depends on: the event and its venue link, the request's language and
+ * address, and with json_ld the caller (embedded records carry it for who may read them).
+ */
+async function keptEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean, view: CacheView<EventParts>): Promise<Map<number, EventParts>> {
+  const byId = new Map(events.map((event) => [event.id, event]));
+  const missing = new DataLoader<number, EventParts>(async (ids) => {
+    const loaded = await loadEventParts(db, ids.map((id) => byId.get(id)!), ctx, jsonLd);
+    return ids.map((id) => loaded.get(id)!);
+  }, { cache: false });
+  const variant = JSON.stringify([ctx.lang, ctx.urls.ns, jsonLd && [ctx.user?.id ?? 0, ctx.user?.role ?? '']]);
+  const parts = await Promise.all(events.map((event) => view.get(`${event.id} ${event.venue_id ?? 0} ${variant}`, () => missing.load(event.id))));
+  return new Map(events.map((event, index) => [event.id, parts[index]]));
 }
 
 /**

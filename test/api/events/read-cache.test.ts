@@ -166,6 +166,54 @@ for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [na
       assert.equal((await t.request('GET', published)).body.total, 1);
     });
 
+    test("an event's terms, venue and organizers are read once across its updates and the pages showing it, and stay true", async () => {
+      const venue = await t.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: 'Partmark hall' } });
+      const organizer = await t.request('POST', `${NS}/organizers`, { as: 'editor', body: { organizer: 'Partmark crew' } });
+      const at = { start_date: '2025-05-01 10:00:00', end_date: '2025-05-01 11:00:00' };
+      const one = await createEvent(t, 'editor', { title: 'Partmark one', categories: ['Partmark'], venue: venue.body.id, organizer: [organizer.body.id], ...at });
+      const two = await createEvent(t, 'editor', { title: 'Partmark two', categories: ['Partmark'], ...at });
+      const update = async (id: number, body: Record<string, unknown>) => {
+        const before = t.queryCount();
+        const res = await t.request('POST', `${EVENTS}/${id}`, { as: 'editor', body });
+        assert.equal(res.status, 200, res.text);
+        return { body: res.body, queries: t.queryCount() - before };
+      };
+      const read = async (url: string) => {
+        const before = t.queryCount();
+        const res = await t.request('GET', url);
+        return { body: res.body, queries: t.queryCount() - before };
+      };
+      const shows = (answer: any, venueName: string, count: number) => {
+        assert.equal(answer.venue.venue, venueName);
+        assert.equal(answer.organizer[0].organizer, 'Partmark crew');
+        assert.deepEqual(answer.categories.map((term: { name: string; count: number }) => [term.name, term.count]), [['Partmark', count]]);
+      };
+
+      const cold = await update(one.id, { title: 'Partmark one a' });
+      const warm = await update(one.id, { title: 'Partmark one b' });
+      // Its terms, venue and organizers: three reads fewer.
+      assert.ok(warm.queries <= cold.queries - 3, `${cold.queries} queries, then ${warm.queries}`);
+      shows(warm.body, 'Partmark hall', 2);
+      // A page re-rendered after the retitle of an event it shows: that event's parts are kept.
+      const page = `${EVENTS}?search=partmark`;
+      const rendered = await read(page);
+      assert.equal(rendered.body.total, 2);
+      await update(one.id, { title: 'Partmark one c' });
+      const again = await read(page);
+      // The other event's parts were read by the first render: the second reads only rows and count.
+      assert.ok(again.queries <= rendered.queries - 2, `${rendered.queries} queries, then ${again.queries}`);
+      shows(again.body.events.find((event: { id: number }) => event.id === one.id), 'Partmark hall', 2);
+
+      // Another event's move to draft changes the category's count: no part is kept through it.
+      await update(two.id, { status: 'draft' });
+      shows((await update(one.id, { title: 'Partmark one d' })).body, 'Partmark hall', 1);
+      shows((await read(`${EVENTS}/${one.id}`)).body, 'Partmark hall', 1);
+      // Nor through a write of the venue (described by nobody).
+      await t.request('POST', `${NS}/venues/${venue.body.id}`, { as: 'editor', body: { venue: 'Partmark house' } });
+      shows((await update(one.id, { title: 'Partmark one e' })).body, 'Partmark house', 1);
+      shows((await read(page)).body.events[0], 'Partmark house', 1);
+    });
+
     test('_fields and _envelope still reshape a cached page', async () => {
       await t.request('GET', EVENTS);
       const fields = await t.request('GET', `${EVENTS}?_fields=total`);

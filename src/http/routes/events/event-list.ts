@@ -13,7 +13,7 @@ import type { Database, Taxonomy } from '../../../storage/schema.ts';
 import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { Params } from '../../rest/validate-args.ts';
-import { serializeEvents } from '../../serializers/event-serializer.ts';
+import { serializeEvents, type EventParts } from '../../serializers/event-serializer.ts';
 import { JsonText } from '../../rest/send.ts';
 import { ReadCache } from '../../../services/read-cache.ts';
 import type { Storage } from '../../../storage/database.ts';
@@ -32,6 +32,8 @@ export interface EventListDeps {
   siteZone: string;
   /** Rendered list pages, valid while the cache epoch stands. */
   pages: ReadCache<CachedPage | null>;
+  /** The parts of events (terms, venue, organizers) a page re-rendered after a write need not read again. */
+  parts: ReadCache<EventParts>;
   /** Site defaults of the location search (70-geo §5). */
   geoDefaults: GeoDefaults;
 }
@@ -160,11 +162,12 @@ async function listEvents(deps: EventListDeps, ctx: RestContext, params: Params)
   const key = JSON.stringify([...cacheKey, page]);
   const cache = await deps.pages.open(ctx);
   const rendered = await cache.get(key, async () => {
+    const parts = await deps.parts.open(ctx);
     const { rows, total, distances } = await deps.events.list(filter, page, perPage, ctx.now);
     if (page > 1 && rows.length === 0) return null;
     const totalPages = Math.ceil(total / perPage);
     const locked = (event: (typeof rows)[number]) => !isUnlocked(eventOwnership(event), principal, unlock);
-    const serialized = await serializeEvents(deps.db, rows, ctx, { locked });
+    const serialized = await serializeEvents(deps.db, rows, ctx, { locked, parts });
     const events = withDistances(serialized, rows.map((row) => row.id), distances, geo, (index) => !locked(rows[index]));
     const links = listLinks((pairs) => ctx.urls.nsUrl('/events/', pairs), query, page, totalPages);
     const body = { events, ...links, total, total_pages: totalPages };
