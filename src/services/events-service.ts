@@ -190,13 +190,13 @@ function changedColumns(current: EventRow, changes: Partial<EventRow>): Partial<
   return changed;
 }
 
-/** What an update checks, and whom it tells, once it holds the event's row (updateIn). */
+/** What an update (or a delete) checks, and whom it tells, once it holds the event's row (updateIn). */
 export interface UpdateChecks {
   /** The request's `If-Match` / `If-Unmodified-Since` (80 §1.2). */
   precondition?: Precondition;
   /**
-   * The caller's right to edit, judged on the row as locked — the series master when the event
-   * is an occurrence (60 §6) — before anything else: throws to refuse.
+   * The caller's right to edit (or delete), judged on the row as locked — the series master when
+   * the event is an occurrence (60 §6) — before anything else: throws to refuse.
    */
   authorize?: (series: EventRow) => void;
   /** Told, with the row before and after, when the update was of a standalone event (no series involved). */
@@ -651,12 +651,19 @@ export class EventsService {
   /**
    * DELETE without force (§8, 60 §6.2): into the trash, 410 when already there; on an occurrence
    * `scope` says whether it goes alone, with the rest of its series, or with the whole series.
-   * `describe` as for update.
+   * `describe` and `checks` as for update.
    */
-  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
+  async trash<T>(
+    ctx: RestContext,
+    id: number,
+    scope: Scope | undefined,
+    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
+    { precondition, authorize }: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
+  ): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
+      authorize?.(master ?? current);
       checkPrecondition(precondition, eventTag(current));
       const nowUtc = formatWall(now);
       const modified = { modified_local: utcToWall(nowUtc, this.siteZone), modified_utc: nowUtc };
@@ -678,11 +685,18 @@ export class EventsService {
   /**
    * ⚠ `force=true` extension (§8): the rows and their links go for good (the same rows as the
    * trash would take, 60 §6.2); `describe` renders the event as it was, inside the same
-   * transaction, before anything is removed.
+   * transaction, before anything is removed; `checks` as for update.
    */
-  async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>, precondition?: Precondition): Promise<T> {
+  async deletePermanently<T>(
+    id: number,
+    now: Date,
+    scope: Scope | undefined,
+    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
+    { precondition, authorize }: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
+  ): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const { event: current, master } = await this.lockedMember(trx, id, now);
+      authorize?.(master ?? current);
       checkPrecondition(precondition, eventTag(current));
       const previous = await describe(trx, current);
       const series = new SeriesRepository(trx);

@@ -94,18 +94,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     return found;
   };
 
-  /**
-   * "May delete this event" (§1, 40 §5); an id that names no event falls back to the general
-   * right, so that the handler can answer 404/400 to those who hold it. (An update judges the
-   * same rule on the row it locks: `authorize` in `update`.)
-   */
-  const mayDelete = async (ctx: RestContext, id: number) => {
-    const found = await events.find(id, ctx.now);
-    if (!found) return can(ctx.user, 'delete_posts');
-    // Writes on an occurrence are judged on its series (60 §6).
-    const event = found.post_parent === 0 ? found : (await events.find(found.post_parent, ctx.now)) ?? found;
-    return canDeleteRecord(ctx.user, eventOwnership(event));
-  };
 
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
@@ -160,15 +148,26 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     return { body, etag: written.etag() };
   };
 
-  /** Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. */
+  /**
+   * Trash (§8), or ⚠ with `force=true` a permanent deletion answered as WordPress core does. The
+   * route's gate asks for the general right; the per-event rule (§1, 40 §5: WordPress
+   * delete_post) is judged on the row the delete locks, as an update's is — an occurrence on its
+   * series (60 §6) — so an id that names no event answers 404/400 to those who hold the right.
+   */
   const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
     const scope = params.has('scope') ? params.get<Scope>('scope') : undefined;
+    const checks = {
+      precondition: ctx.precondition,
+      authorize: (series: EventRow) => {
+        if (!canDeleteRecord(ctx.user, eventOwnership(series))) throw forbidden(false);
+      },
+    };
     if (params.get('force') === true) {
-      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx), ctx.precondition);
+      const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx), checks);
       return { body: { deleted: true, previous } };
     }
     const written = described(ctx);
-    const body = await events.trash(ctx, id, scope, written.describe, ctx.precondition);
+    const body = await events.trash(ctx, id, scope, written.describe, checks);
     return { body, etag: written.etag() };
   };
 
@@ -203,7 +202,8 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
           methods: ['DELETE'],
           summary: 'Moves an event to the trash.',
           args: { id: idArg, ...deleteArgs },
-          permission: (ctx, params) => mayDelete(ctx, params.get('id')),
+          // The rest of the per-event rule is the delete's own (remove).
+          permission: (ctx) => can(ctx.user, 'delete_posts'),
           handler: (ctx, params) => remove(ctx, params.get('id'), params),
         },
         {
@@ -225,7 +225,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
           summary: 'Moves an event to the trash.',
           args: { slug: existingSlugArg(argDeps), ...deleteArgs },
           // ⚠ Service rule (§1): the slug is resolved and the per-event rule applied, as by id.
-          permission: async (ctx, params) => mayDelete(ctx, await idOfSlug(ctx, params)),
+          permission: (ctx) => can(ctx.user, 'delete_posts'),
           handler: async (ctx, params) => remove(ctx, await idOfSlug(ctx, params), params),
         },
         {

@@ -133,6 +133,21 @@ for (const dialect of DIALECTS) {
       assert.equal(read.body.modified, theirs.modified);
     });
 
+    test('a refused delete, to the trash or for good, is refused before its precondition is judged, and removes nothing', async () => {
+      const theirs = await eventOf(t, t.others.author, 'publish');
+      for (const path of [`${EVENTS}/${theirs.id}`, `${EVENTS}/by-slug/${theirs.slug}`]) {
+        for (const query of ['', '?force=true']) {
+          const res = await t.request('DELETE', `${path}${query}`, { as: 'author', headers: { 'if-match': '"e-0-0"' } });
+          check(res, [403, 'rest_forbidden'], `author DELETE${query} others’ published ${path} with a stale If-Match`);
+        }
+      }
+      const read = await t.request('GET', `${EVENTS}/${theirs.id}`, { as: 'administrator' });
+      assert.equal(read.body.status, 'publish');
+      assert.equal(read.body.modified, theirs.modified);
+      // Those who may delete it still meet the precondition first.
+      check(await t.request('DELETE', `${EVENTS}/${theirs.id}`, { as: 'editor', headers: { 'if-match': '"e-0-0"' } }), [412, 'rest_precondition_failed'], 'editor DELETE with a stale If-Match');
+    });
+
     test('a contributor naming another author loses the right to edit the event (reference, kept)', async () => {
       const res = await t.request('POST', EVENTS, { as: 'contributor', body: eventBody({ author: t.users.administrator.id }) });
       assert.equal(res.status, 201);
