@@ -203,6 +203,12 @@ export interface UpdateChecks {
   onStandalone?: (before: EventRow, after: EventRow) => void;
 }
 
+/** What a write's caller checks on the row it locks: its precondition and its right (UpdateChecks). */
+type WriteChecks = Pick<UpdateChecks, 'precondition' | 'authorize'>;
+
+/** Renders an event as stored, inside the write's transaction. */
+type Describe<T> = (trx: Kysely<Database>, event: EventRow) => Promise<T>;
+
 /** Event use cases (10-events §6–§8): each write runs in one transaction, so a failure writes nothing. */
 export class EventsService {
   readonly series: SeriesService;
@@ -266,7 +272,7 @@ export class EventsService {
   }
 
   /** Creates an event; `describe` renders it inside the transaction, as update does. */
-  async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>): Promise<T> {
+  async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: Describe<T>): Promise<T> {
     const [result] = await this.createMany([{ ctx, user, fields }], async (trx, _requests, [event]) => [await describe(trx, event)]);
     if (!result.ok) throw result.error;
     return result.value;
@@ -422,7 +428,7 @@ export class EventsService {
     id: number,
     fields: EventFields,
     describe: (trx: Kysely<Database>, event: EventRow, write?: DescribedWrite) => Promise<T>,
-    checks: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
+    checks: WriteChecks = {},
   ): Promise<T> {
     let write: DescribedWrite | undefined;
     const described = this.journal && { journal: this.journal, write: () => write };
@@ -653,13 +659,7 @@ export class EventsService {
    * `scope` says whether it goes alone, with the rest of its series, or with the whole series.
    * `describe` and `checks` as for update.
    */
-  async trash<T>(
-    ctx: RestContext,
-    id: number,
-    scope: Scope | undefined,
-    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
-    { precondition, authorize }: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
-  ): Promise<T> {
+  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: Describe<T>, { precondition, authorize }: WriteChecks = {}): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
@@ -687,13 +687,7 @@ export class EventsService {
    * trash would take, 60 §6.2); `describe` renders the event as it was, inside the same
    * transaction, before anything is removed; `checks` as for update.
    */
-  async deletePermanently<T>(
-    id: number,
-    now: Date,
-    scope: Scope | undefined,
-    describe: (trx: Kysely<Database>, event: EventRow) => Promise<T>,
-    { precondition, authorize }: Pick<UpdateChecks, 'precondition' | 'authorize'> = {},
-  ): Promise<T> {
+  async deletePermanently<T>(id: number, now: Date, scope: Scope | undefined, describe: Describe<T>, { precondition, authorize }: WriteChecks = {}): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const { event: current, master } = await this.lockedMember(trx, id, now);
       authorize?.(master ?? current);
