@@ -94,7 +94,6 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     return found;
   };
 
-
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
     const event = await lookups.event(ctx, id);
