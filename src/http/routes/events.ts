@@ -94,6 +94,17 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     return found;
   };
 
+  /**
+   * What a write checks on the row it locks (the series master for an occurrence, 60 §6): the
+   * per-event rule `may`, refused with 403 before the request's precondition is judged.
+   */
+  const lockedRowChecks = (ctx: RestContext, may: typeof canEditRecord) => ({
+    precondition: ctx.precondition,
+    authorize: (series: EventRow) => {
+      if (!may(ctx.user, eventOwnership(series))) throw forbidden(false);
+    },
+  });
+
   /** The checks of §5, in order, then the event with its json_ld when the caller may see it. */
   const show = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
     const event = await lookups.event(ctx, id);
@@ -140,10 +151,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     const written = described(ctx, kept);
     // The per-event rule of 40 §5.1 (WordPress edit_post), judged on the row the update locks:
     // no read of its own, and no window for the event to change hands between check and write.
-    const authorize = (series: EventRow) => {
-      if (!canEditRecord(ctx.user, eventOwnership(series))) throw forbidden(false);
-    };
-    const body = await events.update(ctx, ctx.user!, id, fields, written.describe, { precondition: ctx.precondition, authorize });
+    const body = await events.update(ctx, ctx.user!, id, fields, written.describe, lockedRowChecks(ctx, canEditRecord));
     return { body, etag: written.etag() };
   };
 
@@ -155,12 +163,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
    */
   const remove = async (ctx: RestContext, id: number, params: Params): Promise<RestResponse> => {
     const scope = params.has('scope') ? params.get<Scope>('scope') : undefined;
-    const checks = {
-      precondition: ctx.precondition,
-      authorize: (series: EventRow) => {
-        if (!canDeleteRecord(ctx.user, eventOwnership(series))) throw forbidden(false);
-      },
-    };
+    const checks = lockedRowChecks(ctx, canDeleteRecord);
     if (params.get('force') === true) {
       const previous = await events.deletePermanently(id, ctx.now, scope, (trx, event) => serializeEvent(trx, event, ctx), checks);
       return { body: { deleted: true, previous } };
