@@ -30,6 +30,7 @@ import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import { UsersRepository } from '../storage/repositories/users-repository.ts';
 import type { Database, MediaRow } from '../storage/schema.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
+import { readOf, type Read } from '../storage/reads-together.ts';
 
 /** WordPress's post_name column length. */
 const SLUG_MAX_LENGTH = 200;
@@ -669,36 +670,42 @@ export interface EmbeddedLinkedPosts {
 }
 
 /**
- * The venue and organizers of each event as embedded objects (10-events §3.7), in three queries
- * for any number of events. Shown whatever their own status, except trashed ones (20 §8.2);
- * protected ones are always blanked; `json_ld` only with options.jsonLd and when readable.
+ * The venue and organizers of each event as embedded objects (10-events §3.7): one read of both
+ * for any number of events, and one query more for their images if they have any. Shown whatever
+ * their own status, except trashed ones (20 §8.2); protected ones are always blanked; `json_ld`
+ * only with options.jsonLd and when readable.
  */
-export async function loadEmbeddedLinkedPosts(
+export function embeddedLinkedPostsRead(
   db: Kysely<Database>,
   events: ReadonlyArray<{ id: number; venue_id: number | null }>,
   ctx: RestContext,
   options: { jsonLd: boolean },
-): Promise<Map<number, EmbeddedLinkedPosts>> {
-  const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));
-  if (events.length === 0) return result;
+): Read<Map<number, EmbeddedLinkedPosts>> {
   const venueIds = events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id]));
-  const [venues, organizerLinks] = await Promise.all([
-    repository(db, VENUE, ctx.now).findByIds(venueIds),
-    repository(db, ORGANIZER, ctx.now).findLinkedToEvents(events.map((event) => event.id)),
-  ]);
-  const images = await imagesOf(db, [...venues.values(), ...organizerLinks.map((link) => link.record)]);
-  const embedOptions = (record: LinkedRecord) => ({
-    jsonLd: options.jsonLd && canReadRecord(ctx.user, ownership(record)),
-    locked: record.password !== '',
-    embedded: true,
+  const venueRecords = repository(db, VENUE, ctx.now);
+  const organizerRecords = repository(db, ORGANIZER, ctx.now);
+  const queries = {
+    venues: venueIds.length === 0 ? undefined : venueRecords.byIdsQuery(venueIds),
+    organizers: events.length === 0 ? undefined : organizerRecords.linkedToEventsQuery(events.map((event) => event.id)),
+  };
+  return readOf(queries, async (rows) => {
+    const venues = venueRecords.recordsById(rows.venues);
+    const organizerLinks = organizerRecords.linkedRecords(rows.organizers);
+    const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));
+    const images = await imagesOf(db, [...venues.values(), ...organizerLinks.map((link) => link.record)]);
+    const embedOptions = (record: LinkedRecord) => ({
+      jsonLd: options.jsonLd && canReadRecord(ctx.user, ownership(record)),
+      locked: record.password !== '',
+      embedded: true,
+    });
+    const imageOf = (record: LinkedRecord) => (record.image_id === null ? undefined : images.get(record.image_id));
+    for (const event of events) {
+      const venue = event.venue_id === null ? undefined : venues.get(event.venue_id);
+      if (venue) result.get(event.id)!.venue = serializeVenue(venue, imageOf(venue), ctx, embedOptions(venue));
+    }
+    for (const { eventId, record } of organizerLinks) {
+      result.get(eventId)?.organizer.push(serializeOrganizer(record, imageOf(record), ctx, embedOptions(record)));
+    }
+    return result;
   });
-  const imageOf = (record: LinkedRecord) => (record.image_id === null ? undefined : images.get(record.image_id));
-  for (const event of events) {
-    const venue = event.venue_id === null ? undefined : venues.get(event.venue_id);
-    if (venue) result.get(event.id)!.venue = serializeVenue(venue, imageOf(venue), ctx, embedOptions(venue));
-  }
-  for (const { eventId, record } of organizerLinks) {
-    result.get(eventId)?.organizer.push(serializeOrganizer(record, imageOf(record), ctx, embedOptions(record)));
-  }
-  return result;
 }

@@ -9,8 +9,9 @@ import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
 import type { RestContext } from '../http/rest/context.ts';
 import { isHierarchical, serializeEmbeddedTerm } from '../http/serializers/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
-import { TermsRepository, type CountedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
+import { eventTermLinks, TermsRepository, type CountedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
+import { readOf, type Read } from '../storage/reads-together.ts';
 
 /** A term ready for the term serializer: its row with count, and its ancestors' slugs (root first). */
 export interface TermView {
@@ -161,20 +162,22 @@ export async function resolveEventTerms(trx: Kysely<Database>, inputs: ReadonlyA
  * The `categories` and `tags` of many events in the embedded shape (10-events §3.6), each list
  * sorted by name (case-insensitive): one query however many events.
  */
-export async function loadEmbeddedTerms(
+export function embeddedTermsRead(
   db: Kysely<Database>,
   eventIds: readonly number[],
   ctx: RestContext,
-): Promise<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
-  const repo = new TermsRepository(db);
-  const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
-  for (const { eventId, term } of await repo.termsOfEvents(eventIds, utc(ctx.now))) {
-    const lists = result.get(eventId);
-    if (!lists) continue;
-    (term.taxonomy === 'tribe_events_cat' ? lists.categories : lists.tags).push(term);
-  }
-  const embed = (list: CountedTerm[]) => list.sort(byName).map((term) => serializeEmbeddedTerm(term, ctx.urls));
-  return new Map([...result].map(([id, lists]) => [id, { categories: embed(lists.categories), tags: embed(lists.tags) }]));
+): Read<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
+  const links = eventIds.length === 0 ? undefined : new TermsRepository(db).termsOfEventsQuery(eventIds, utc(ctx.now));
+  return readOf({ links }, (rows) => {
+    const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
+    for (const { eventId, term } of eventTermLinks(rows.links)) {
+      const lists = result.get(eventId);
+      if (!lists) continue;
+      (term.taxonomy === 'tribe_events_cat' ? lists.categories : lists.tags).push(term);
+    }
+    const embed = (list: CountedTerm[]) => list.sort(byName).map((term) => serializeEmbeddedTerm(term, ctx.urls));
+    return new Map([...result].map(([id, lists]) => [id, { categories: embed(lists.categories), tags: embed(lists.tags) }]));
+  });
 }
 
 function byName(a: Term, b: Term): number {

@@ -6,8 +6,9 @@ import { eventJsonLd } from '../../domain/events/json-ld.ts';
 import { redactLockedEvent } from '../../domain/events/redaction.ts';
 import { autop } from '../../domain/text/autop.ts';
 import { costDetails, formatCost, type CurrencyPosition } from '../../domain/text/cost.ts';
-import { loadEmbeddedLinkedPosts } from '../../services/linked-posts-service.ts';
-import { loadEmbeddedTerms } from '../../services/terms-service.ts';
+import { embeddedLinkedPostsRead } from '../../services/linked-posts-service.ts';
+import { embeddedTermsRead } from '../../services/terms-service.ts';
+import { readTogether } from '../../storage/reads-together.ts';
 import { MediaRepository } from '../../storage/repositories/media-repository.ts';
 import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
 import type { RestContext } from '../rest/context.ts';
@@ -179,12 +180,12 @@ export async function loadEventModels(
   }));
 }
 
-/** The parts of many events in one query per kind (terms, venues, organizers). */
+/** The parts of many events (terms, venues, organizers): one query per kind, one statement on PostgreSQL. */
 async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean): Promise<Map<number, EventParts>> {
-  const [terms, linked] = await Promise.all([
-    loadEmbeddedTerms(db, events.map((event) => event.id), ctx),
-    loadEmbeddedLinkedPosts(db, events, ctx, { jsonLd }),
-  ]);
+  const { terms, linked } = await readTogether(db, {
+    terms: embeddedTermsRead(db, events.map((event) => event.id), ctx),
+    linked: embeddedLinkedPostsRead(db, events, ctx, { jsonLd }),
+  });
   return new Map(events.map((event) => [event.id, {
     categories: terms.get(event.id)?.categories ?? [],
     tags: terms.get(event.id)?.tags ?? [],

@@ -134,31 +134,33 @@ export class LinkedPostsRepository {
     return row && this.record(row);
   }
 
-  /** The records with these ids, trashed ones left out (20 §8.2). */
-  async findByIds(ids: readonly number[]): Promise<Map<number, LinkedRecord>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    const rows = await this.from().selectAll('p').where('p.id', 'in', unique).where('p.status', '!=', 'trash').execute();
-    return new Map(rows.map((row) => [row.id, this.record(row)]));
+  /** The records with these ids, trashed ones left out (20 §8.2); `recordsById` reads the rows. */
+  byIdsQuery(ids: readonly number[]) {
+    return this.from().selectAll('p').where('p.id', 'in', [...new Set(ids)]).where('p.status', '!=', 'trash');
+  }
+
+  recordsById(rows: readonly object[]): Map<number, LinkedRecord> {
+    return new Map(rows.map((row) => [(row as LinkedRecord).id, this.record(row)]));
   }
 
   /**
-   * Records linked from the given events, trashed ones left out (20 §8.2), in the events' linking
-   * order: one query for any number of events.
+   * Records linked from the given events, trashed ones left out (20 §8.2), each row naming its
+   * event and its place in the event's list; `linkedRecords` reads the rows.
    */
-  async findLinkedToEvents(eventIds: readonly number[]): Promise<Array<{ eventId: number; record: LinkedRecord }>> {
-    const ids = [...new Set(eventIds)];
-    if (ids.length === 0) return [];
-    const rows = await this.from()
+  linkedToEventsQuery(eventIds: readonly number[]) {
+    return this.from()
       .innerJoin(sql<{ linked_id: number; event_id: number; position: number }>`${this.links()}`.as('l'), 'l.linked_id', 'p.id')
       .selectAll('p')
-      .select('l.event_id as linked_event_id')
-      .where('l.event_id', 'in', ids)
-      .where('p.status', '!=', 'trash')
-      .orderBy('l.event_id')
-      .orderBy('l.position')
-      .execute();
-    return rows.map(({ linked_event_id, ...row }) => ({ eventId: linked_event_id, record: this.record(row) }));
+      .select(['l.event_id as linked_event_id', 'l.position as linked_position'])
+      .where('l.event_id', 'in', [...new Set(eventIds)])
+      .where('p.status', '!=', 'trash');
+  }
+
+  /** The rows of `linkedToEventsQuery` in the events' linking order (rows gathered as JSON keep no order). */
+  linkedRecords(rows: ReadonlyArray<{ linked_event_id: number; linked_position: number }>): Array<{ eventId: number; record: LinkedRecord }> {
+    return [...rows]
+      .sort((a, b) => a.linked_event_id - b.linked_event_id || a.linked_position - b.linked_position)
+      .map(({ linked_event_id, linked_position: _position, ...row }) => ({ eventId: linked_event_id, record: this.record(row) }));
   }
 
   /**

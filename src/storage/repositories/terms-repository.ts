@@ -242,16 +242,12 @@ export class TermsRepository {
     return rows.map(counted);
   }
 
-  /** The (event, term) links of many events. */
-  /** The terms of many events (any taxonomy) with their counts, each with the event it is linked to, in one query. */
-  async termsOfEvents(eventIds: readonly number[], nowUtc: string): Promise<Array<{ eventId: number; term: CountedTerm }>> {
-    if (eventIds.length === 0) return [];
-    const rows = await this.withCount(this.db.selectFrom('terms'), { nowUtc })
+  /** The terms of many events (any taxonomy) with their counts, each row naming the event it is linked to (`eventTermLinks` reads them). */
+  termsOfEventsQuery(eventIds: readonly number[], nowUtc: string) {
+    return this.withCount(this.db.selectFrom('terms'), { nowUtc })
       .innerJoin('event_terms', 'event_terms.term_id', 'terms.id')
       .select('event_terms.event_id as linked_event_id')
-      .where('event_terms.event_id', 'in', [...new Set(eventIds)])
-      .execute();
-    return rows.map(({ linked_event_id: eventId, ...term }) => ({ eventId, term: counted(term) }));
+      .where('event_terms.event_id', 'in', [...new Set(eventIds)]);
   }
 
   /** The new term's id, or undefined when another writer took the slug first (the caller picks another). */
@@ -356,6 +352,11 @@ export class TermsRepository {
         return undefined;
     }
   }
+}
+
+/** The rows of `termsOfEventsQuery`: each term with the event it is linked to. */
+export function eventTermLinks(rows: ReadonlyArray<Term & { count: unknown; linked_event_id: number }>): Array<{ eventId: number; term: CountedTerm }> {
+  return rows.map(({ linked_event_id: eventId, ...term }) => ({ eventId, term: counted(term) }));
 }
 
 function counted<T extends Term & { count: unknown }>(row: T): T & { count: number } {

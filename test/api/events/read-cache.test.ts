@@ -191,8 +191,9 @@ for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [na
 
       const cold = await update(one.id, { title: 'Partmark one a' });
       const warm = await update(one.id, { title: 'Partmark one b' });
-      // Its terms, venue and organizers: three reads fewer.
-      assert.ok(warm.queries <= cold.queries - 3, `${cold.queries} queries, then ${warm.queries}`);
+      // Its terms, venue and organizers: three reads fewer (one statement on PostgreSQL).
+      const partsQueries = dialect === 'postgres' ? 1 : 3;
+      assert.ok(warm.queries <= cold.queries - partsQueries, `${cold.queries} queries, then ${warm.queries}`);
       shows(warm.body, 'Partmark hall', 2);
       // A page re-rendered after the retitle of an event it shows: that event's parts are kept.
       const page = `${EVENTS}?search=partmark`;
@@ -201,7 +202,7 @@ for (const [dialect, overHttp] of DIALECTS.flatMap((name) => [[name, false], [na
       await update(one.id, { title: 'Partmark one c' });
       const again = await read(page);
       // The other event's parts were read by the first render: the second reads only rows and count.
-      assert.ok(again.queries <= rendered.queries - 2, `${rendered.queries} queries, then ${again.queries}`);
+      assert.ok(again.queries <= rendered.queries - Math.min(partsQueries, 2), `${rendered.queries} queries, then ${again.queries}`);
       shows(again.body.events.find((event: { id: number }) => event.id === one.id), 'Partmark hall', 2);
 
       // Another event's move to draft changes the category's count: no part is kept through it.

@@ -3,7 +3,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { RestContext } from '../../../src/http/rest/context.ts';
 import { UrlBuilder } from '../../../src/http/rest/urls.ts';
 import { translate } from '../../../src/i18n/catalog.ts';
-import { loadEmbeddedTerms, resolveEventTerms, resolveTermFilter } from '../../../src/services/terms-service.ts';
+import { embeddedTermsRead, resolveEventTerms, resolveTermFilter } from '../../../src/services/terms-service.ts';
+import { read } from '../../../src/storage/reads-together.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { clearTerms, createTerm, insertEvent } from './fixtures.ts';
@@ -115,7 +116,7 @@ for (const dialect of DIALECTS) {
       });
     });
 
-    describe('loadEmbeddedTerms', () => {
+    describe('embeddedTermsRead', () => {
       test('the embedded shape, sorted by name, with counts and urls, for many events at once', async () => {
         const music = await createTerm(t, 'categories', { name: 'music' });
         const chamber = await createTerm(t, 'categories', { name: 'Chamber', parent: music.id, description: 'Small' });
@@ -123,7 +124,7 @@ for (const dialect of DIALECTS) {
         const first = await insertEvent(t, [music.id, chamber.id, free.id]);
         const second = await insertEvent(t, [chamber.id], { status: 'draft' });
         const bare = await insertEvent(t, []);
-        const map = await loadEmbeddedTerms(t.storage.db, [first, second, bare], context());
+        const map = await read(t.storage.db, embeddedTermsRead(t.storage.db, [first, second, bare], context()));
         const embedded = map.get(first)!;
         assert.deepEqual(embedded.categories.map((term) => term.name), ['Chamber', 'music']);
         assert.deepEqual(embedded.categories[0], {
@@ -145,7 +146,7 @@ for (const dialect of DIALECTS) {
       });
 
       test('no events: an empty map', async () => {
-        assert.equal((await loadEmbeddedTerms(t.storage.db, [], context())).size, 0);
+        assert.equal((await read(t.storage.db, embeddedTermsRead(t.storage.db, [], context()))).size, 0);
       });
     });
   });
