@@ -113,13 +113,46 @@ export async function measure(url: string, duration = DURATION): Promise<Measure
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 };
 }
 
-/** A bare node:http server (its own process) returning `bytes`, measured as the yardstick. */
-export async function measureBare(bytes: Buffer, contentType: string): Promise<Measure> {
+/**
+ * Slices each side of a comparison gets, taken in turns: this VM's speed drifts over minutes (the
+ * bare server ran 9,700–41,000 req/s within one run), and two figures measured one after the
+ * other drifted apart with it (the same cached page 0.47–0.81 of bare in three runs).
+ */
+export const SLICES = Number(process.env.BENCH_SLICES ?? 4);
+
+/**
+ * `first` and `second` measured in turns, SLICES slices each, the slices adding up to `duration`
+ * seconds per side: each one's results in slice order.
+ */
+export async function inTurns<A, B>(first: (seconds: number) => Promise<A>, second: (seconds: number) => Promise<B>, duration = DURATION): Promise<[A[], B[]]> {
+  const seconds = Math.max(1, Math.round(duration / SLICES));
+  const results: [A[], B[]] = [[], []];
+  for (let slice = 0; slice < SLICES; slice++) {
+    results[0].push(await first(seconds));
+    results[1].push(await second(seconds));
+  }
+  return results;
+}
+
+/** Slices of one measurement as one: requests/s averaged, the worst slice's p99. */
+export function combined(slices: readonly Measure[]): Measure {
+  return {
+    requestsPerSecond: Math.round(slices.reduce((sum, slice) => sum + slice.requestsPerSecond, 0) / slices.length),
+    p99Ms: Math.max(...slices.map((slice) => slice.p99Ms)),
+  };
+}
+
+/**
+ * `url` measured in turns with the yardstick: a bare node:http server (its own process) returning
+ * `bytes`, the very answer of `url`.
+ */
+export async function measureAgainstBare(url: string, bytes: Buffer, contentType: string): Promise<{ service: Measure; bare: Measure }> {
   const file = join(workDir, 'body');
   writeFileSync(file, bytes);
   const bare = await spawnUntil(['--import', 'tsx', 'bench/bare-server.ts', file, contentType], process.env, /listening on (\d+)/);
   try {
-    return await measure(`http://127.0.0.1:${bare.match}/`);
+    const [service, yardstick] = await inTurns((seconds) => measure(url, seconds), (seconds) => measure(`http://127.0.0.1:${bare.match}/`, seconds));
+    return { service: combined(service), bare: combined(yardstick) };
   } finally {
     await stop(bare.child);
   }

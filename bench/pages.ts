@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { AUTH, buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, ratio, runBench, startService, workDir } from './harness.ts';
+import { AUTH, buildBundle, CONNECTIONS, DURATION, measure, measureAgainstBare, NS, ratio, runBench, startService, workDir } from './harness.ts';
 
 /**
  * `npm run bench:pages`: the public calendar pages (55) — month, list and single event — served
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     await measure(base + path, 2); // warm-up, not measured
-    const page = await measure(base + path);
-    const yardstick = await measureBare(body, response.headers.get('content-type')!);
+    const { service: page, bare: yardstick } = await measureAgainstBare(base + path, body, response.headers.get('content-type')!);
     console.log(`| ${name} | ${body.length} | ${page.requestsPerSecond} | ${page.p99Ms} | ${yardstick.requestsPerSecond} | ${ratio(page.requestsPerSecond, yardstick.requestsPerSecond)} % |`);
   }
 }

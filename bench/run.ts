@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { analyze, copyEvents } from './bulk-copy.ts';
 import {
-  AUTH, buildBundle, CONNECTIONS, DURATION, measure, measureBare, NS, post, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
+  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
 } from './harness.ts';
 
 /**
@@ -88,8 +88,7 @@ async function measureRoute(base: string, name: string, path: string): Promise<R
   const bytes = Buffer.from(await response.arrayBuffer());
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${bytes.toString().slice(0, 300)}`);
   await measure(`${base}${path}`, 2); // warm-up: JIT and caches, not measured
-  const service = await measure(`${base}${path}`);
-  return { name, bytes: bytes.length, service, bare: await measureBare(bytes, response.headers.get('content-type') ?? 'application/json') };
+  return { name, bytes: bytes.length, ...(await measureAgainstBare(`${base}${path}`, bytes, response.headers.get('content-type') ?? 'application/json')) };
 }
 
 function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
@@ -107,12 +106,13 @@ function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
 }
 
 /**
- * Two clients updating events back to back for `duration` seconds: updates per second. autocannon's
- * client, as for the creates: with fetch, the writers' own CPU (about 1.1 ms a request on these
- * two cores, in this process) slowed the readers' load generator, not the service.
+ * Two clients updating events back to back for `duration` seconds: updates per second. Each update
+ * takes the next of `ids` after `cursor`, across calls, so that no event is updated twice while
+ * there are others. autocannon's client, as for the creates: with fetch, the writers' own CPU
+ * (about 1.1 ms a request on these two cores, in this process) slowed the readers' load
+ * generator, not the service.
  */
-async function updating(base: string, ids: number[], duration: number): Promise<number> {
-  let next = 0;
+async function updating(base: string, ids: number[], duration: number, cursor: { next: number }): Promise<number> {
   let failures = 0;
   const result = await autocannon({
     url: `${base}${NS}/events`, connections: 2, duration, pipelining: 1,
@@ -120,7 +120,7 @@ async function updating(base: string, ids: number[], duration: number): Promise<
       method: 'POST',
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       setupRequest: (request) => {
-        const n = next++;
+        const n = cursor.next++;
         return { ...request, path: `${NS}/events/${ids[n % ids.length]}`, body: JSON.stringify({ title: `updated evening ${n}` }) };
       },
       onResponse: (status) => {
@@ -132,10 +132,24 @@ async function updating(base: string, ids: number[], duration: number): Promise<
   return Math.round(result.requests.average);
 }
 
-/** Reads of `url` while two clients update events continuously: reads/s and updates/s. */
-async function mixed(base: string, url: string, ids: number[]): Promise<{ reads: Measure; updatesPerSecond: number }> {
-  const [reads, updatesPerSecond] = await Promise.all([measure(url), updating(base, ids, DURATION)]);
-  return { reads, updatesPerSecond };
+/**
+ * Reads of `url` alone and while two clients update events continuously, in turns: read-only
+ * reads/s, reads/s under the updates and updates/s.
+ */
+async function mixed(base: string, url: string, ids: number[]): Promise<{ readOnly: number; reads: number; updatesPerSecond: number }> {
+  const cursor = { next: 0 };
+  const [alone, together] = await inTurns(
+    (seconds) => measure(url, seconds),
+    async (seconds) => {
+      const [reads, updatesPerSecond] = await Promise.all([measure(url, seconds), updating(base, ids, seconds, cursor)]);
+      return { reads, updatesPerSecond };
+    },
+  );
+  return {
+    readOnly: combined(alone).requestsPerSecond,
+    reads: combined(together.map(({ reads }) => reads)).requestsPerSecond,
+    updatesPerSecond: Math.round(together.reduce((sum, { updatesPerSecond }) => sum + updatesPerSecond, 0) / together.length),
+  };
 }
 
 /** The median time of the first read of `path` after each of UNCACHED_SAMPLES writes `change(n)` to one event. */
@@ -216,7 +230,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
     seedCreatesPerSecond: Math.round(seedRate),
     largeCreatesPerSecond: Math.round(largeCreates.rate),
     small,
-    mixed: { readOnly: small[0].service.requestsPerSecond, reads: mixedRun.reads.requestsPerSecond, updatesPerSecond: mixedRun.updatesPerSecond },
+    mixed: mixedRun,
     uncachedMs,
     keptMs: [kept, keptLarge],
     large,
