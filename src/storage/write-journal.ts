@@ -30,8 +30,11 @@ export interface WriteJournal {
   end(trx: Kysely<any>, mark: JournalMark, write: DescribedWrite | undefined): void | Promise<void>;
 }
 
-/** Epochs whose explanation is kept: a cache opened less often than that is emptied, as before. */
-const KEPT_EPOCHS = 64;
+/**
+ * Epochs whose explanation is kept: a cache opened less often than that is emptied, and a cached
+ * value looked up less often is computed again (each is judged at its next lookup).
+ */
+const KEPT_EPOCHS = 1024;
 /** Described transactions waiting for their epoch. */
 const KEPT_WRITES = 256;
 
