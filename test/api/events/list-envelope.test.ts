@@ -119,10 +119,10 @@ for (const dialect of DIALECTS) {
       // kept from an earlier one, so each page loads everything it shows.
       const cost = async (query: string, as: 'visitor' | 'editor') => {
         assert.equal((await t.request('POST', `${NS}/tags`, { as: 'editor', body: { name: `Coldmark ${++writes}` } })).status, 201);
-        const before = t.queryCount();
+        const before = await t.queryCount();
         const res = await t.request('GET', `${EVENTS}${query}`, { as });
         assert.equal(res.status, 200);
-        return { queries: t.queryCount() - before, events: res.body.events.length };
+        return { queries: (await t.queryCount()) - before, events: res.body.events.length };
       };
       for (const as of ['visitor', 'editor'] as const) {
         const one = await cost('?search=batchmark&per_page=1', as);

@@ -180,9 +180,9 @@ for (const dialect of DIALECTS) {
       const events: Array<{ id: number; venue_id: number }> = [];
       for (let i = 0; i < 6; i++) events.push({ id: await insertEvent(t, { venueId: venue.id, organizerIds: [organizer.id] }), venue_id: venue.id });
       const cost = async (list: typeof events) => {
-        const before = t.queryCount();
+        const before = await t.queryCount();
         await read(t.storage.db, embeddedLinkedPostsRead(t.storage.db, list, context(null), { jsonLd: false }));
-        return t.queryCount() - before;
+        return (await t.queryCount()) - before;
       };
       // Venues and organizers in one statement on PostgreSQL (one round trip), two on SQLite; then their images.
       const queries = dialect === 'postgres' ? 2 : 3;
