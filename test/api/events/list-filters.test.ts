@@ -84,6 +84,41 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await listedIds(t, '?tags=filter-tag&categories=filter-parent'), [inParent.id]);
     });
 
+    test('a term-filtered list pages through the events it keeps of the unfiltered list, in its order, with its total, in every order', async () => {
+      // Equal starts and a search, so that ties and the search decide as much as the term does.
+      const starts = ['2025-04-20 10:00:00', '2025-04-15 09:00:00', '2025-04-20 10:00:00', '2025-05-02 18:00:00', '2025-04-15 09:00:00', '2025-06-01 12:00:00', '2025-04-20 10:00:00'];
+      for (const [index, start] of starts.entries()) {
+        await createEvent(t, 'editor', {
+          title: index % 3 === 2 ? `Pagewalk other ${index}` : `Pagewalk ${index}`,
+          start_date: start,
+          end_date: start.replace(/ \d\d:/, ' 23:'),
+          categories: index % 4 === 3 ? 'Pagewalk Elsewhere' : 'Pagewalk Kept',
+          tags: index % 2 === 0 ? 'pagewalk-even' : 'pagewalk-odd',
+        });
+      }
+      const walk = async (query: string) => {
+        const first = await list(t, `${query}&per_page=2`);
+        const ids: number[] = [];
+        for (let page = 1; page <= first.total_pages + 1; page++) {
+          const res = await t.request('GET', `${EVENTS}${query}&per_page=2&page=${page}`);
+          if (page > first.total_pages) assert.equal(res.body.code, 'event-archive-page-not-found', `page ${page} of ${query} is beyond the last`);
+          else ids.push(...res.body.events.map((event: { id: number }) => event.id));
+        }
+        assert.equal(ids.length, first.total, query);
+        return ids;
+      };
+      for (const order of ['', '&order=desc', '&orderby=modified', '&orderby=date&order=desc']) {
+        const everything = (await list(t, `?search=pagewalk&per_page=50${order}`)).events;
+        const kept = (taxonomy: 'categories' | 'tags', slug: string, word = 'pagewalk') =>
+          everything.filter((event: any) => event[taxonomy].some((term: any) => term.slug === slug) && event.title.toLowerCase().includes(word)).map((event: any) => event.id);
+        assert.deepEqual(await walk(`?search=pagewalk&categories=pagewalk-kept${order}`), kept('categories', 'pagewalk-kept'), order);
+        assert.deepEqual(await walk(`?search=other&categories=pagewalk-kept${order}`), kept('categories', 'pagewalk-kept', 'other'), order);
+        assert.deepEqual(await walk(`?search=pagewalk&tags=pagewalk-even${order}`), kept('tags', 'pagewalk-even'), order);
+        assert.deepEqual(await walk(`?search=pagewalk&tags=pagewalk-odd&categories=pagewalk-kept,pagewalk-elsewhere${order}`), kept('tags', 'pagewalk-odd'), order);
+      }
+      assert.equal((await list(t, '?search=nowhere-to-be-found&categories=pagewalk-kept')).total, 0);
+    });
+
     test('venue and organizer: events linked to any of the ids', async () => {
       const one = await createEvent(t, 'editor', { venue: { venue: 'Filter Hall One' }, organizer: [{ organizer: 'Filter Org One' }] });
       const two = await createEvent(t, 'editor', { venue: { venue: 'Filter Hall Two' }, organizer: [{ organizer: 'Filter Org Two' }] });
