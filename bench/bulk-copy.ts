@@ -39,13 +39,15 @@ export async function copyEvents(databaseUrl: string, target: number): Promise<v
 }
 
 /**
- * What autovacuum does after a bulk load: without it (a server running with autovacuum off)
- * PostgreSQL plans on the statistics of the empty tables the migrations created.
+ * What autovacuum does after a bulk load (since PostgreSQL 13 inserts alone start a vacuum too):
+ * without it (a server running with autovacuum off) PostgreSQL plans on the statistics of the
+ * empty tables the migrations created, and no page is marked all-visible, so an index-only scan
+ * still visits the table (a category's 10,000 links at 200,000 events: 20 ms instead of 3).
  */
 export async function analyze(databaseUrl: string): Promise<void> {
   const storage = await openStorage(databaseUrl);
   try {
-    if (storage.dialect === 'postgres') await sql`analyze`.execute(storage.db);
+    if (storage.dialect === 'postgres') await sql`vacuum analyze`.execute(storage.db);
   } finally {
     await storage.close();
   }

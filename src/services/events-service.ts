@@ -339,7 +339,11 @@ export class EventsService {
     const sent = requests.map(({ fields }) => sentTerms(fields));
     const resolved = await resolveEventTerms(trx, sent.flat());
     let next = 0;
-    await events.linkTerms(sent.map((lists, index) => ({ eventId: ids[index], lists: lists.map(({ taxonomy }) => ({ taxonomy, termIds: resolved[next++] })) })));
+    await events.linkTerms(sent.map((lists, index) => ({
+      eventId: ids[index],
+      start: rows[index].start_local,
+      lists: lists.map(({ taxonomy }) => ({ taxonomy, termIds: resolved[next++] })),
+    })));
     // The rows as inserted are the rows as stored: links to an event created in this transaction
     // leave its row alone (migration 0012).
     const stored = new Map(inserted.map((event) => [event.id, event]));

@@ -16,7 +16,8 @@ export interface Database {
   organizers: OrganizerRow;
   media: MediaRow;
   event_organizers: { event_id: number; organizer_id: number; position: number };
-  event_terms: { event_id: number; term_id: number; position: number };
+  /** `start_local` copies the event's (0018), filled by the database when an insert leaves it out. */
+  event_terms: { event_id: number; term_id: number; position: number; start_local: ColumnType<string, string | null | undefined, string> };
   /** Categories and tags share this table and therefore the term id sequence. */
   terms: TermRow;
   /** Non-master events per clock, status, start day, end day and listing visibility (0011), kept by triggers. */

@@ -16,6 +16,7 @@ import { statementTriggers } from './0014-statement-triggers.ts';
 import { credentialChanges } from './0015-credential-changes.ts';
 import { transactionNotifications } from './0016-transaction-notifications.ts';
 import { termLockStrength } from './0017-term-lock-strength.ts';
+import { termLinkStarts } from './0018-term-link-starts.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -41,6 +42,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0015-credential-changes': credentialChanges(dialect),
         '0016-transaction-notifications': transactionNotifications(dialect),
         '0017-term-lock-strength': termLockStrength(dialect),
+        '0018-term-link-starts': termLinkStarts(dialect),
       };
     },
   };

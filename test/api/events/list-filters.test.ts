@@ -119,6 +119,31 @@ for (const dialect of DIALECTS) {
       assert.equal((await list(t, '?search=nowhere-to-be-found&categories=pagewalk-kept')).total, 0);
     });
 
+    test('a term-filtered window follows its events: a start moved out and back, terms relinked, occurrences of a series', async () => {
+      const window = '&start_date=2025-05-01&end_date=2025-05-31';
+      const moved = await createEvent(t, 'editor', { title: 'Startmove', categories: 'Startmove Kept', start_date: '2025-05-10 10:00:00', end_date: '2025-05-10 12:00:00' });
+      const relinked = await createEvent(t, 'editor', { title: 'Startmove relinked', start_date: '2025-05-12 10:00:00', end_date: '2025-05-12 12:00:00' });
+      assert.deepEqual(await listedIds(t, `?categories=startmove-kept${window}`), [moved.id]);
+      const move = async (start: string) => {
+        const res = await t.request('POST', `${EVENTS}/${moved.id}`, { as: 'editor', body: { start_date: start, end_date: start.replace(' 10:', ' 12:') } });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      };
+      await move('2025-07-10 10:00:00');
+      assert.deepEqual(await listedIds(t, `?categories=startmove-kept${window}`), []);
+      assert.deepEqual(await listedIds(t, '?categories=startmove-kept&start_date=2025-07-01&end_date=2025-07-31'), [moved.id]);
+      await move('2025-05-20 10:00:00');
+      assert.equal((await t.request('POST', `${EVENTS}/${relinked.id}`, { as: 'editor', body: { categories: 'Startmove Kept', tags: 'startmove-tag' } })).status, 200);
+      assert.deepEqual(await listedIds(t, `?categories=startmove-kept${window}`), [relinked.id, moved.id]);
+      assert.deepEqual(await listedIds(t, `?tags=startmove-tag${window}`), [relinked.id]);
+      const series = await t.request('POST', EVENTS, {
+        as: 'editor',
+        body: { title: 'Startmove weekly', start_date: '2025-05-05 18:00:00', end_date: '2025-05-05 20:00:00', categories: 'Startmove Series', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=6' } },
+      });
+      assert.equal(series.status, 201, JSON.stringify(series.body));
+      const starts = (await list(t, `?categories=startmove-series${window}`)).events.map((event: { start_date: string }) => event.start_date);
+      assert.deepEqual(starts, ['2025-05-05 18:00:00', '2025-05-12 18:00:00', '2025-05-19 18:00:00', '2025-05-26 18:00:00']);
+    });
+
     test('venue and organizer: events linked to any of the ids', async () => {
       const one = await createEvent(t, 'editor', { venue: { venue: 'Filter Hall One' }, organizer: [{ organizer: 'Filter Org One' }] });
       const two = await createEvent(t, 'editor', { venue: { venue: 'Filter Hall Two' }, organizer: [{ organizer: 'Filter Org Two' }] });

@@ -42,5 +42,21 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.request('DELETE', `${NS}/events/${id}?force=true`, { as: 'editor' })).status, 200);
       assert.deepEqual(await since(mark2), ['event:trash', 'event:delete']);
     });
+
+    it("moving an event's start moves its term links' copy of it (0018), which is no change of its own", async () => {
+      const created = await t.request('POST', `${NS}/events`, { as: 'editor', body: { title: 'Moved', start_date: '2030-02-01 10:00', end_date: '2030-02-01 11:00', categories: 'moving', tags: 'moving-tag' } });
+      assert.equal(created.status, 201);
+      const id = created.body.id;
+      const stored = async () => ({
+        revision: Number((await t.storage.db.selectFrom('events').select('revision').where('id', '=', id).executeTakeFirstOrThrow()).revision),
+        starts: (await t.storage.db.selectFrom('event_terms').select('start_local').where('event_id', '=', id).execute()).map((link) => link.start_local),
+      });
+      const before = await stored();
+      assert.deepEqual(before.starts, ['2030-02-01 10:00:00', '2030-02-01 10:00:00']);
+      const mark = (await all()).length;
+      assert.equal((await t.request('POST', `${NS}/events/${id}`, { as: 'editor', body: { start_date: '2030-03-05 09:00', end_date: '2030-03-05 10:00' } })).status, 200);
+      assert.deepEqual(await since(mark), ['event:update']);
+      assert.deepEqual(await stored(), { revision: before.revision + 1, starts: ['2030-03-05 09:00:00', '2030-03-05 09:00:00'] });
+    });
   });
 }
