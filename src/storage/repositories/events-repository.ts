@@ -171,8 +171,9 @@ export class EventsRepository {
 
   /**
    * One page of the list and the total across pages: two queries whatever the page size, sent
-   * side by side (on PostgreSQL each on a connection of its own). A caller with `rowsUpTo` wants
-   * no rows beyond it and waits for the total first.
+   * side by side (on PostgreSQL each on a connection of its own), or one after the other for a
+   * list filtered by terms (`listThroughTerms`). A caller with `rowsUpTo` wants no rows beyond it
+   * and waits for the total first.
    */
   async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     if ((filter.categoryIds ?? filter.tagIds) !== undefined && filter.geo === undefined && !filter.firstOfSeries) return this.listThroughTerms(filter, page, perPage, options);
@@ -276,7 +277,8 @@ export class EventsRepository {
   /**
    * With `drivenByTerms`, a term filter becomes the outer loop: the events carrying the first
    * filter's terms, each looked up by id (a CROSS JOIN, whose order SQLite keeps), instead of every
-   * event of the window probed for its terms. A count costs the term's events then, not the window's.
+   * event of the window probed for its terms. A count costs the term's events of the window then
+   * (their links carry the start, 0018), not all the window's events.
    * PostgreSQL orders joins by its estimates, and it prices a search's `lower(…) like` as cheap:
    * with a search, it scanned a year's window (10,000 events, 14 ms at 20,000) to keep the
    * category's 500. So it takes the first term filter's events as an array of ids instead.
