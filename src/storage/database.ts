@@ -88,6 +88,11 @@ function openSqlite(path: string): Opened {
   // Up to 64 MB of pages in process (SQLite's default is 2 MB): a filtered list looks events up
   // by id all over the file, and each page missing from this cache costs a read system call.
   connection.pragma('cache_size = -65536');
+  // A checkpoint every 10,000 WAL pages (about 40 MB), not SQLite's 1,000: it copies each page
+  // once however often it was written since the last one, and a create dirties the same index
+  // pages as the creates before it. At 1,000 the checkpoints took 45 % of the time SQL spent on
+  // creates (a commit 5.5 ms, 2.9 without them); at 10,000 a commit took 3.1 ms.
+  connection.pragma('wal_autocheckpoint = 10000');
   ensureMathFunctions(connection);
   const db = new Kysely<Database>({ dialect: new PortableSqliteDialect({ database: cachingStatements(connection) }) });
   return { db, openEpochs: async () => sqliteEpochs(connection) };
