@@ -7,6 +7,7 @@ import { postgresEpochs, sqliteEpochs, type CacheEpochs } from './cache-epochs.t
 import { migrationProvider } from './migrations/index.ts';
 import { PortablePostgresDialect, PortableSqliteDialect } from './portable-parameters.ts';
 import { cachingStatements } from './statement-cache.ts';
+import { prepareRepeatedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -118,6 +119,7 @@ async function openPostgres(connectionString: string, schema: string | undefined
   const pool = new pg.Pool({ connectionString, max: 10, options: settings.join(' ') });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  prepareRepeatedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PortablePostgresDialect({ pool }) });
   return { db, openEpochs: () => postgresEpochs({ connectionString, schema }) };
 }
