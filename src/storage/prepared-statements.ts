@@ -8,6 +8,9 @@ const PREPARE_AT = 3;
 const FIRST_RENEWAL = 8;
 const LAST_RENEWAL = 1024;
 
+/** PostgreSQL's refusal to run a prepared statement whose result columns have changed since. */
+const STALE_PLAN = '0A000';
+
 /** A statement as one connection has prepared it: which preparation, and how long it serves. */
 interface Preparation {
   generation: number;
@@ -29,7 +32,9 @@ interface Preparation {
  * statement again after it has served 8 runs, then twice as many each time, up to 1,024: a plan
  * outlives at most as many runs as preceded it, and a table that grows with those runs is never
  * more than about twice the size it was planned for (or 1,024 runs older). The replaced statement
- * is deallocated.
+ * is deallocated, on the server and in pg's record of the connection's statements. A statement
+ * whose tables changed shape under it (a `select *` after another instance's migration added a
+ * column) fails once per connection, then is prepared anew.
  *
  * Texts repeated PREPARE_AT times get an id, up to CAPACITY for the process; beyond that, texts
  * run unnamed as before. Statements without parameters (begin, commit) run as simple queries.
@@ -55,6 +60,8 @@ export function prepareRepeatedStatements(pool: pg.Pool, capacity = CAPACITY): v
 
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    // Where pg remembers the statements it has seen parsed on this connection (pg 8's own record).
+    const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
     const prepared = new Map<number, Preparation>();
     client.query = ((...args: unknown[]) => {
       const [text, values] = args;
@@ -67,13 +74,22 @@ export function prepareRepeatedStatements(pool: pg.Pool, capacity = CAPACITY): v
       } else if (preparation.runs >= preparation.renewAfter) {
         // Queued ahead of the statement that replaces it, on this connection; a statement whose
         // preparation failed has nothing to deallocate, which is no error worth reporting.
-        query(`deallocate ${nameOf(id, preparation.generation)}`).catch(() => {});
+        const replaced = nameOf(id, preparation.generation);
+        query(`deallocate ${replaced}`).catch(() => {});
+        // Never used again; left in pg's record, one name would pile up per preparation.
+        if (parsed !== undefined) delete parsed[replaced];
         preparation.generation++;
         preparation.runs = 0;
         preparation.renewAfter = Math.min(preparation.renewAfter * 2, LAST_RENEWAL);
       }
       preparation.runs++;
-      return query({ name: nameOf(id, preparation.generation), text, values });
+      const running = preparation;
+      return query({ name: nameOf(id, running.generation), text, values }).catch((error: unknown) => {
+        // The tables changed shape under the statement (a migration run by another instance):
+        // it can never run again, so the next run prepares it anew. This run's caller gets the error.
+        if ((error as { code?: unknown }).code === STALE_PLAN) running.runs = running.renewAfter;
+        throw error;
+      });
     }) as typeof client.query;
   });
 }

@@ -42,12 +42,26 @@ describe('PostgreSQL statements prepared by name', { skip: skipReason('postgres'
     assert.deepEqual(await preparedNames(client), ['calendar_1_1']);
     await client.query(sql, [0]);
     assert.deepEqual(await preparedNames(client), ['calendar_1_2']);
+    // pg's own record of the connection's statements keeps only the current one too.
+    const record = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    assert.deepEqual(Object.keys(record).filter((name) => name.startsWith('calendar_1_')), ['calendar_1_2']);
+  });
+
+  test('a statement whose table changed shape fails once, then is prepared anew', async () => {
+    await client.query('create temporary table shape (id int)');
+    await client.query('insert into shape values (1)');
+    const sql = 'select * from shape where id = $1';
+    for (let n = 0; n < 3; n++) assert.deepEqual((await client.query(sql, [1])).rows, [{ id: 1 }]);
+    await client.query('alter table shape add column label text default \'x\'');
+    await assert.rejects(client.query(sql, [1]), { code: '0A000' });
+    assert.deepEqual((await client.query(sql, [1])).rows, [{ id: 1, label: 'x' }]);
+    assert.deepEqual(await preparedNames(client), ['calendar_1_2', 'calendar_2_1']);
   });
 
   test('texts without parameters are not prepared, nor texts beyond the capacity', async () => {
     for (let n = 0; n < 3; n++) await client.query('select 1 as one', []);
     for (let n = 0; n < 3; n++) await client.query('select $1::text as second', ['b']);
     for (let n = 0; n < 3; n++) assert.equal((await client.query('select $1::text as third', ['c'])).rows[0].third, 'c');
-    assert.deepEqual(await preparedNames(client), ['calendar_1_2', 'calendar_2_0']);
+    assert.deepEqual(await preparedNames(client), ['calendar_1_2', 'calendar_2_1']);
   });
 });
