@@ -67,11 +67,9 @@ export function prepareRepeatedStatements(pool: pg.Pool, capacity = CAPACITY): v
       const [text, values] = args;
       const id = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 ? idOf(text) : undefined;
       if (id === undefined) return query(...args);
-      let preparation = prepared.get(id);
-      if (preparation === undefined) {
-        preparation = { generation: 0, runs: 0, renewAfter: FIRST_RENEWAL };
-        prepared.set(id, preparation);
-      } else if (preparation.runs >= preparation.renewAfter) {
+      const preparation = prepared.get(id) ?? { generation: 0, runs: 0, renewAfter: FIRST_RENEWAL };
+      prepared.set(id, preparation);
+      if (preparation.runs >= preparation.renewAfter) {
         // Queued ahead of the statement that replaces it, on this connection; a statement whose
         // preparation failed has nothing to deallocate, which is no error worth reporting.
         const replaced = nameOf(id, preparation.generation);
@@ -83,11 +81,10 @@ export function prepareRepeatedStatements(pool: pg.Pool, capacity = CAPACITY): v
         preparation.renewAfter = Math.min(preparation.renewAfter * 2, LAST_RENEWAL);
       }
       preparation.runs++;
-      const running = preparation;
-      return query({ name: nameOf(id, running.generation), text, values }).catch((error: unknown) => {
+      return query({ name: nameOf(id, preparation.generation), text, values }).catch((error: unknown) => {
         // The tables changed shape under the statement (a migration run by another instance):
         // it can never run again, so the next run prepares it anew. This run's caller gets the error.
-        if ((error as { code?: unknown }).code === STALE_PLAN) running.runs = running.renewAfter;
+        if ((error as { code?: unknown }).code === STALE_PLAN) preparation.runs = preparation.renewAfter;
         throw error;
       });
     }) as typeof client.query;
