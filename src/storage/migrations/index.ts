@@ -17,6 +17,7 @@ import { credentialChanges } from './0015-credential-changes.ts';
 import { transactionNotifications } from './0016-transaction-notifications.ts';
 import { termLockStrength } from './0017-term-lock-strength.ts';
 import { termLinkStarts } from './0018-term-link-starts.ts';
+import { keptTriggerPlans } from './0019-kept-trigger-plans.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -43,6 +44,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0016-transaction-notifications': transactionNotifications(dialect),
         '0017-term-lock-strength': termLockStrength(dialect),
         '0018-term-link-starts': termLinkStarts(dialect),
+        '0019-kept-trigger-plans': keptTriggerPlans(dialect),
       };
     },
   };
