@@ -9,6 +9,7 @@ import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
 import { noteTransactionId } from '../write-journal.ts';
+import { PLANNED_PER_RUN } from '../prepared-statements.ts';
 import { hasModifiedBound, type ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
 import type { SortKey } from '../../domain/lists/list-order.ts';
 
@@ -192,7 +193,10 @@ export class EventsRepository {
    * and so did a busy category with a search word it lacks (360 ms on SQLite, 300 on PostgreSQL).
    */
   private async listThroughTerms(filter: EventListFilter, page: number, perPage: number, { rowsUpTo }: { rowsUpTo?: number }): Promise<{ rows: EventRow[]; total: number }> {
-    const matching = await inListOrder(this.filtered(filter, true).select('events.id'), filter).execute();
+    const matching = await inListOrder(this.filtered(filter, true).select('events.id'), filter)
+      // Planned for its terms and window on every run (a generic plan misjudged them, prepared-statements.ts).
+      .$if(isPostgres(this.db), (q) => q.modifyEnd(sql.raw(PLANNED_PER_RUN)))
+      .execute();
     const total = matching.length;
     const ids = rowsUpTo !== undefined && total > rowsUpTo ? [] : matching.slice((page - 1) * perPage, page * perPage).map(({ id }) => id);
     if (ids.length === 0) return { rows: [], total };

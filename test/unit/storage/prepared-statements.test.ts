@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { prepareRepeatedStatements } from '../../../src/storage/prepared-statements.ts';
+import { PLANNED_PER_RUN, prepareRepeatedStatements } from '../../../src/storage/prepared-statements.ts';
 import { postgresUrl, skipReason } from '../../helpers/databases.ts';
 
 /** The statements the connection holds prepared, by name. */
@@ -63,5 +63,24 @@ describe('PostgreSQL statements prepared by name', { skip: skipReason('postgres'
     for (let n = 0; n < 3; n++) await client.query('select $1::text as second', ['b']);
     for (let n = 0; n < 3; n++) assert.equal((await client.query('select $1::text as third', ['c'])).rows[0].third, 'c');
     assert.deepEqual(await preparedNames(client), ['calendar_1_2', 'calendar_2_1']);
+  });
+});
+
+describe('PostgreSQL statements planned per run', { skip: skipReason('postgres') }, () => {
+  test('a text marked as planned per run is never prepared, however often it runs', async () => {
+    const pool = new pg.Pool({ connectionString: postgresUrl!, max: 1 });
+    prepareRepeatedStatements(pool);
+    const client = await pool.connect();
+    try {
+      const marked = `select $1::int * 2 as n${PLANNED_PER_RUN}`;
+      for (let n = 1; n <= 10; n++) assert.equal((await client.query(marked, [n])).rows[0].n, n * 2);
+      assert.deepEqual(await preparedNames(client), []);
+      // The same text unmarked is prepared from its third run, as any other.
+      for (let n = 1; n <= 3; n++) await client.query('select $1::int * 2 as n', [n]);
+      assert.equal((await preparedNames(client)).length, 1);
+    } finally {
+      client.release();
+      await pool.end();
+    }
   });
 });
