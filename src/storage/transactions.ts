@@ -16,6 +16,10 @@ export interface Described {
  *
  * On SQLite a write transaction is numbered by its first change-log entry, so that the triggers
  * group its entries (one per record per transaction, migration 0009) — PostgreSQL groups by xid.
+ * Clearing that number is also the transaction's first statement, a write: it holds the
+ * database's write lock before it reads anything, waiting for another process's writer if need
+ * be. A transaction that read first would fail at its first write, at once and without waiting
+ * (SQLITE_BUSY_SNAPSHOT), whenever another process (the CLI, an importer) committed in between.
  */
 async function clearSqliteTransactionNumber(trx: Kysely<Database>): Promise<void> {
   await sql`update feed_tx set tx = null where id = 1 and tx is not null`.execute(trx);

@@ -6,6 +6,7 @@ import { UrlBuilder } from '../../http/rest/urls.ts';
 import type { Storage } from '../../storage/database.ts';
 import { headPosition, listChangesAfter, readFeedMeta, type ChangeEntry, type FeedPosition } from '../../storage/repositories/changes-repository.ts';
 import { WebhooksRepository, type NewMessage } from '../../storage/repositories/webhooks-repository.ts';
+import { inTransaction } from '../../storage/transactions.ts';
 import type { ChangeKind, WebhookRow } from '../../storage/schema.ts';
 import type { FanOut } from './delivery-worker.ts';
 
@@ -43,8 +44,11 @@ export async function changeHead(storage: Storage): Promise<string> {
 export function changeFanOut(storage: Storage, config: Pick<Config, 'publicUrl' | 'basePath'>): FanOut {
   // Links need an origin, and there is no request here: only with CALENDAR_PUBLIC_URL.
   const urls = config.publicUrl ? new UrlBuilder(config.publicUrl, config.basePath, 'en') : null;
-  return () =>
-    storage.db.transaction().execute(async (trx) => {
+  return async () => {
+    // Without a subscription there is nothing to write: no transaction, no wait for the writer's lock.
+    if (!(await new WebhooksRepository(storage.db).hasActiveSubscriptions())) return;
+    // On SQLite inTransaction takes the write lock before the first read (see there).
+    await inTransaction(storage.db, async (trx) => {
       const repository = new WebhooksRepository(trx);
       const subscriptions = await repository.lockActiveSubscriptions(trx);
       if (subscriptions.length === 0) return;
@@ -61,6 +65,7 @@ export function changeFanOut(storage: Storage, config: Pick<Config, 'publicUrl' 
         if (positionText(page.next) !== subscription.change_position) await repository.setChangePosition(trx, subscription.id, positionText(page.next));
       }
     });
+  };
 }
 
 /** The message of one entry (80 §4.2); the cursors are public-visibility feed cursors. */

@@ -117,6 +117,10 @@ export class WebhooksRepository {
    * Subscriptions whose change position can be advanced now, locked until `trx` ends; on
    * PostgreSQL a row another instance is fanning out is skipped, not waited for.
    */
+  async hasActiveSubscriptions(): Promise<boolean> {
+    return (await this.db.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async lockActiveSubscriptions(trx: Kysely<Database>): Promise<WebhookRow[]> {
     const query = trx.selectFrom('webhooks').selectAll().where('active', '=', 1).orderBy('id');
     return this.postgres ? query.forUpdate().skipLocked().execute() : query.execute();

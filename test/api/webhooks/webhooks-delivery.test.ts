@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { WebhookDelivery } from '../../../src/services/webhooks/delivery-worker.ts';
 import { changeFanOut } from '../../../src/services/webhooks/change-fan-out.ts';
@@ -276,6 +278,43 @@ for (const dialect of DIALECTS) {
       const slow = await postMessage(receiver.url, {}, '{}', { allowPrivate: true, timeoutMs: 200 });
       assert.equal(slow.status, null);
       assert.match(slow.error ?? '', /timeout/);
+    });
+
+    // SQLite's own hazard: a transaction that read first cannot write after another process committed.
+    if (dialect === 'sqlite') test('another process committing while the fan-out reads does not fail it (it is the writer first)', async () => {
+      await subscribe();
+      await createEvent({ title: 'Fanned Out', status: 'publish' });
+      const hook = (await t.request('GET', `${ADMIN}/webhooks`, { as: 'administrator' })).body[0];
+      // Another process's connection, writing the moment the fan-out has read its subscriptions.
+      const other = new BetterSqlite3(t.databaseUrl.slice('sqlite:'.length));
+      other.pragma('busy_timeout = 0');
+      let otherWrite = 'not tried';
+      const subscriptionsRead = new Set<unknown>();
+      const interleaving: KyselyPlugin = {
+        transformQuery({ node, queryId }) {
+          if (SelectQueryNode.is(node) && node.orderBy !== undefined && JSON.stringify(node.from).includes('"webhooks"')) subscriptionsRead.add(queryId);
+          return node;
+        },
+        async transformResult({ result, queryId }) {
+          if (subscriptionsRead.has(queryId) && otherWrite === 'not tried') {
+            try {
+              other.prepare('update webhooks set description = ? where id = ?').run('touched by another process', hook.id);
+              otherWrite = 'committed';
+            } catch (error) {
+              otherWrite = (error as { code?: string }).code ?? 'failed';
+            }
+          }
+          return result;
+        },
+      };
+      try {
+        await changeFanOut({ ...t.storage, db: t.storage.db.withPlugin(interleaving) }, t.config)();
+      } finally {
+        other.close();
+      }
+      // The fan-out held the write lock: the other process's write waited its turn (here: refused at once).
+      assert.equal(otherWrite, 'SQLITE_BUSY');
+      assert.ok(await new WebhooksRepository(t.storage.db).countMessages(hook.id, 'pending') >= 1);
     });
   });
 }
