@@ -14,7 +14,7 @@ import {
  * a server, starts the service (the `npm start` bundle) on a fresh database, seeds it through the
  * public API (creates/s with 16 clients), measures every read route against a bare node:http
  * server returning the same bytes, reads while two clients update events continuously, the first
- * read after a write (uncached), then grows the data to 200,000 events (rows copied straight
+ * read after a write (uncached) and creates again at that size, then grows the data to 200,000 events (rows copied straight
  * into the tables) and measures the lists, the first reads and creates again. Prints one table for both databases and writes
  * bench/results/<dialect>.json.
  */
@@ -22,7 +22,11 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const LARGE_EVENTS = Number(process.env.BENCH_LARGE_EVENTS ?? 200_000);
 const SEED_CLIENTS = 16;
 const UNCACHED_SAMPLES = 25;
-/** Creates measured again once the data has grown (a create must not cost more on a larger table). */
+/**
+ * Creates measured again on the seeded process, at EVENTS events (the size issue 18's 1,000/s
+ * is asked at; the seeding rate also holds the process's warm-up and the first, smallest
+ * tables), and once the data has grown (a create must not cost more on a larger table).
+ */
 const LARGE_CREATES = 2000;
 /**
  * Creates sent first and not measured: the grown data is served by a freshly started process,
@@ -177,6 +181,7 @@ const described = (n: number) => ({ excerpt: `revision ${n}` });
 interface Figures {
   dialect: string;
   seedCreatesPerSecond: number;
+  sizedCreatesPerSecond: number;
   largeCreatesPerSecond: number;
   small: RouteResult[];
   mixed: { readOnly: number; reads: number; updatesPerSecond: number };
@@ -208,6 +213,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const uncachedMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
   const kept = await firstReads(service.base, paths[0][1], firstEvent.id, described);
+  const sizedCreates = await seedEvents(service.base, linked, EVENTS, EVENTS + LARGE_CREATES);
   await stop(service.child);
 
   // The growth rows are copied in SQL (seeding 200,000 events through the API would take long).
@@ -219,13 +225,15 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const uncachedLargeMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedLargeMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
   const keptLarge = await firstReads(service.base, paths[0][1], firstEvent.id, described);
-  await seedEvents(service.base, linked, EVENTS, EVENTS + WARM_CREATES);
-  const largeCreates = await seedEvents(service.base, linked, EVENTS + WARM_CREATES, EVENTS + WARM_CREATES + LARGE_CREATES);
+  const grown = EVENTS + LARGE_CREATES;
+  await seedEvents(service.base, linked, grown, grown + WARM_CREATES);
+  const largeCreates = await seedEvents(service.base, linked, grown + WARM_CREATES, grown + WARM_CREATES + LARGE_CREATES);
   const rssLarge = rssMb(service.child.pid!);
   await stop(service.child);
   return {
     dialect,
     seedCreatesPerSecond: Math.round(seedRate),
+    sizedCreatesPerSecond: Math.round(sizedCreates.rate),
     largeCreatesPerSecond: Math.round(largeCreates.rate),
     small,
     mixed: mixedRun,
@@ -263,7 +271,7 @@ function printTable(all: Figures[]): void {
   }
   row('default list under 2 updating clients: req/s, of read-only', (f) => `${f.mixed.reads}, ${ratio(f.mixed.reads, f.mixed.readOnly)} %`);
   row('updates/s meanwhile', (f) => String(f.mixed.updatesPerSecond));
-  row(`creates/s (16 clients) seeding 0 → ${EVENTS} / ${LARGE_CREATES} more at ${LARGE_EVENTS} (after ${WARM_CREATES} unmeasured)`, (f) => `${f.seedCreatesPerSecond} / ${f.largeCreatesPerSecond}`);
+  row(`creates/s (16 clients) seeding 0 → ${EVENTS} / ${LARGE_CREATES} more at ${EVENTS} / ${LARGE_CREATES} more at ${LARGE_EVENTS} (after ${WARM_CREATES} unmeasured)`, (f) => `${f.seedCreatesPerSecond} / ${f.sizedCreatesPerSecond} / ${f.largeCreatesPerSecond}`);
   for (const name of Object.keys(all[0].uncachedMs)) row(`first read after a write, median ms: ${name}`, (f) => `${f.uncachedMs[name]} / ${f.uncachedLargeMs[name]} at ${LARGE_EVENTS}`);
   row('events (defaults) after an update of an event it does not show (kept), median ms', (f) => `${f.keptMs[0]} / ${f.keptMs[1]} at ${LARGE_EVENTS}`);
   for (const [index, { name }] of all[0].large.entries()) {
