@@ -14,9 +14,9 @@ import {
  * a server, starts the service (the `npm start` bundle) on a fresh database, seeds it through the
  * public API (creates/s with 16 clients), measures every read route against a bare node:http
  * server returning the same bytes, reads while two clients update events continuously, the first
- * read after a write (uncached) and creates again at that size, then grows the data to 200,000 events (rows copied straight
- * into the tables) and measures the lists, the first reads and creates again. Prints one table for both databases and writes
- * bench/results/<dialect>.json.
+ * read after a write (uncached) and creates again at that size, then grows the data to 200,000
+ * events (rows copied straight into the tables) and measures the lists, the first reads and
+ * creates again. Prints one table for both databases and writes bench/results/<dialect>.json.
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const LARGE_EVENTS = Number(process.env.BENCH_LARGE_EVENTS ?? 200_000);

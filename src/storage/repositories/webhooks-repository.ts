@@ -117,13 +117,14 @@ export class WebhooksRepository {
    * Subscriptions whose change position can be advanced now, locked until `trx` ends; on
    * PostgreSQL a row another instance is fanning out is skipped, not waited for.
    */
-  async hasActiveSubscriptions(): Promise<boolean> {
-    return (await this.db.selectFrom('webhooks').select('id').where('active', '=', 1).limit(1).executeTakeFirst()) !== undefined;
+  async lockActiveSubscriptions(trx: Kysely<Database>): Promise<WebhookRow[]> {
+    const query = activeSubscriptions(trx).selectAll().orderBy('id');
+    return this.postgres ? query.forUpdate().skipLocked().execute() : query.execute();
   }
 
-  async lockActiveSubscriptions(trx: Kysely<Database>): Promise<WebhookRow[]> {
-    const query = trx.selectFrom('webhooks').selectAll().where('active', '=', 1).orderBy('id');
-    return this.postgres ? query.forUpdate().skipLocked().execute() : query.execute();
+  /** Whether any subscription is active, read without a lock or a transaction. */
+  async hasActiveSubscriptions(): Promise<boolean> {
+    return (await activeSubscriptions(this.db).select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
   async setChangePosition(trx: Kysely<Database>, id: number, position: string): Promise<void> {
@@ -238,4 +239,8 @@ export class WebhooksRepository {
     await this.db.deleteFrom('webhook_attempts').where('started_at', '<', attemptsBefore.toISOString()).execute();
     await this.db.updateTable('webhook_messages').set({ payload: null }).where('status', '=', 'succeeded').where('finished_at', '<', payloadsBefore.toISOString()).where('payload', 'is not', null).execute();
   }
+}
+
+function activeSubscriptions(db: Kysely<Database>) {
+  return db.selectFrom('webhooks').where('active', '=', 1);
 }
