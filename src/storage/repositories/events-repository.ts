@@ -3,7 +3,7 @@ import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
 import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
-import { containsInsensitive, isPostgres, toInt } from '../sql-helpers.ts';
+import { containsInsensitive, isPostgres, SCHEDULED, toInt } from '../sql-helpers.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
@@ -268,7 +268,7 @@ export class EventsRepository {
         scheduled.length === 0
           ? sql<number>`0`.as('scheduled')
           : this.filtered({ ...filter, statuses: scheduled })
-              .where('events.status', '=', 'future')
+              .where('events.status', '=', SCHEDULED)
               .select((inner) => inner.fn.countAll().as('n'))
               .as('scheduled'),
       ])

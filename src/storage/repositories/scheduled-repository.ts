@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
+import { SCHEDULED } from '../sql-helpers.ts';
 import type { DescribedWrite } from '../write-journal.ts';
 
 /**
@@ -11,7 +12,7 @@ export async function nextScheduledPublication(db: Kysely<Database>, nowUtc: str
   const row = await db
     .selectNoFrom((eb) =>
       (['events', 'venues', 'organizers'] as const).map((table) =>
-        eb.selectFrom(table).select((inner) => inner.fn.min<string | null>('date_utc').as('next')).where('status', '=', 'future').where('date_utc', '>', nowUtc).as(table),
+        eb.selectFrom(table).select((inner) => inner.fn.min<string | null>('date_utc').as('next')).where('status', '=', SCHEDULED).where('date_utc', '>', nowUtc).as(table),
       ),
     )
     .executeTakeFirstOrThrow();

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CompiledQuery, Kysely, KyselyPlugin, RootOperationNode } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../../../src/storage/schema.ts';
+import { EventsRepository } from '../../../src/storage/repositories/events-repository.ts';
+import { nextScheduledPublication } from '../../../src/storage/repositories/scheduled-repository.ts';
+import { TermsRepository } from '../../../src/storage/repositories/terms-repository.ts';
+import { createEvent } from '../../api/events/fixtures.ts';
+import { skipReason } from '../../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
+
+/** The statements `read` runs through `db`, as compiled for the server. */
+async function statementsOf(db: Kysely<Database>, read: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
+  const compiled: CompiledQuery[] = [];
+  const executor = db.getExecutor();
+  const capture: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      compiled.push(executor.compileQuery(node as RootOperationNode, queryId));
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  await read(db.withPlugin(capture));
+  return compiled;
+}
+
+/** The plan PostgreSQL makes for `statement` prepared, for any values of its parameters (its generic plan). */
+async function genericPlan(client: pg.Client, { sql, parameters }: CompiledQuery): Promise<string> {
+  await client.query('deallocate all');
+  await client.query(`prepare planned as ${sql}`);
+  await client.query('set plan_cache_mode = force_generic_plan');
+  const values = parameters.map((value) => (typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`));
+  const { rows } = await client.query(`explain execute planned(${values.join(', ')})`);
+  await client.query('reset plan_cache_mode');
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+// Scheduled records are few, and the statements that look for them write the status into their
+// SQL (SCHEDULED, sql-helpers.ts), so that PostgreSQL's generic plans know it too.
+describe('PostgreSQL: generic plans look up scheduled records by their status', { skip: skipReason('postgres') }, () => {
+  let t: TestApp;
+  let client: pg.Client;
+  before(async () => {
+    t = await startTestApp('postgres');
+    const url = new URL(t.databaseUrl);
+    const schema = url.searchParams.get('schema')!;
+    url.searchParams.delete('schema');
+    client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+    await client.connect();
+  });
+  after(async () => {
+    await client.end();
+    await t.close();
+  });
+
+  test('a term count reads its due events by the status index, not every link of the term', async () => {
+    const first = await createEvent(t, 'editor', { categories: 'Counted' });
+    const category = first.categories[0].id;
+    await client.query(`with fresh as (insert into objects (kind) select 'event' from generate_series(1, 3000) returning id)
+      insert into events select (jsonb_populate_record(null::events, to_jsonb(template) || jsonb_build_object('id', fresh.id, 'slug', template.slug || '-' || fresh.id))).*
+      from fresh, (select * from events where id = $1) as template`, [first.id]);
+    await client.query('insert into event_terms (event_id, term_id, position) select events.id, $2, 0 from events where events.id > $1', [first.id, category]);
+    await client.query('analyze events, event_terms');
+
+    const [counted] = await statementsOf(t.storage.db, async (db) => assert.equal((await new TermsRepository(db).findById('tribe_events_cat', category, '2025-06-01 00:00:00'))?.count, 3001));
+    const plan = await genericPlan(client, counted);
+    // Each due event's link to the term by key, not the term's 3,001 links read to be matched.
+    assert.match(plan, /Index Only Scan using event_terms_pk on event_terms[^\n]*\n\s*Index Cond: \(\(event_id = events\.id\) AND \(term_id = terms\.id\)\)/, plan);
+    assert.doesNotMatch(plan, /Seq Scan on event_terms|event_terms_term_start|Hash/, plan);
+  });
+
+  test('the default list total and the next scheduled publication read scheduled events by the status index', async () => {
+    const now = '2025-06-01 00:00:00';
+    const filter = { statuses: ['publish' as const], windowOnUtc: true, bounds: { start_date: '2025-05-31 00:00:00', end_date: '2027-05-31 23:59:59' } };
+    const statements = await statementsOf(t.storage.db, async (db) => {
+      await new EventsRepository(db, now).list(filter, 1, 10);
+      await nextScheduledPublication(db, now);
+    });
+    const total = statements.find(({ sql }) => sql.includes('event_day_counts'));
+    const next = statements.find(({ sql }) => sql.includes('min("date_utc")'));
+    for (const statement of [total!, next!]) assert.match(await genericPlan(client, statement), /Index Cond: \(status = 'future'::text\)/, statement.sql);
+  });
+});
