@@ -45,3 +45,13 @@ export async function freshDatabase(dialect: DialectName): Promise<FreshDatabase
     },
   };
 }
+
+/** A connection of its own to the schema a PostgreSQL `databaseUrl` (`…?schema=…`) names, as its search path. */
+export async function connectToSchema(databaseUrl: string): Promise<pg.Client> {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema')!;
+  url.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  await client.connect();
+  return client;
+}

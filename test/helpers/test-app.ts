@@ -1,4 +1,6 @@
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -6,7 +8,7 @@ import { ROLES, type Role } from '../../src/domain/auth/capabilities.ts';
 import type { Clock } from '../../src/domain/dates/clock.ts';
 import { UsersService } from '../../src/services/users-service.ts';
 import { openStorage, type Storage } from '../../src/storage/database.ts';
-import { freshDatabase, type DialectName } from './databases.ts';
+import { connectToSchema, freshDatabase, type DialectName } from './databases.ts';
 
 export type Caller = Role | 'visitor';
 
@@ -154,4 +156,22 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
       await database.dispose();
     },
   };
+}
+
+/**
+ * For the suite it is called in: a PostgreSQL test app and a connection of its own to the app's
+ * schema (for plans, settings and data the API does not reach), opened before the suite's tests
+ * and closed after them.
+ */
+export function postgresAppWithClient(): { t: TestApp; client: pg.Client } {
+  const suite = {} as { t: TestApp; client: pg.Client };
+  before(async () => {
+    suite.t = await startTestApp('postgres');
+    suite.client = await connectToSchema(suite.t.databaseUrl);
+  });
+  after(async () => {
+    await suite.client.end();
+    await suite.t.close();
+  });
+  return suite;
 }

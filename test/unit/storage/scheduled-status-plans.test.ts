@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { CompiledQuery, Kysely, KyselyPlugin, RootOperationNode } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../../src/storage/schema.ts';
@@ -8,7 +8,7 @@ import { nextScheduledPublication } from '../../../src/storage/repositories/sche
 import { TermsRepository } from '../../../src/storage/repositories/terms-repository.ts';
 import { createEvent } from '../../api/events/fixtures.ts';
 import { skipReason } from '../../helpers/databases.ts';
-import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postgresAppWithClient } from '../../helpers/test-app.ts';
 
 /** The statements `read` runs through `db`, as compiled for the server. */
 async function statementsOf(db: Kysely<Database>, read: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery[]> {
@@ -39,22 +39,10 @@ async function genericPlan(client: pg.Client, { sql, parameters }: CompiledQuery
 // Scheduled records are few, and the statements that look for them write the status into their
 // SQL (SCHEDULED, sql-helpers.ts), so that PostgreSQL's generic plans know it too.
 describe('PostgreSQL: generic plans look up scheduled records by their status', { skip: skipReason('postgres') }, () => {
-  let t: TestApp;
-  let client: pg.Client;
-  before(async () => {
-    t = await startTestApp('postgres');
-    const url = new URL(t.databaseUrl);
-    const schema = url.searchParams.get('schema')!;
-    url.searchParams.delete('schema');
-    client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-    await client.connect();
-  });
-  after(async () => {
-    await client.end();
-    await t.close();
-  });
+  const suite = postgresAppWithClient();
 
   test('a term count reads its due events by the status index, not every link of the term', async () => {
+    const { t, client } = suite;
     const first = await createEvent(t, 'editor', { categories: 'Counted' });
     const category = first.categories[0].id;
     await client.query(`with fresh as (insert into objects (kind) select 'event' from generate_series(1, 3000) returning id)
@@ -71,6 +59,7 @@ describe('PostgreSQL: generic plans look up scheduled records by their status', 
   });
 
   test('the default list total and the next scheduled publication read scheduled events by the status index', async () => {
+    const { t, client } = suite;
     const now = '2025-06-01 00:00:00';
     const filter = { statuses: ['publish' as const], windowOnUtc: true, bounds: { start_date: '2025-05-31 00:00:00', end_date: '2027-05-31 23:59:59' } };
     const statements = await statementsOf(t.storage.db, async (db) => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
 import { KEYED_LOOKUP_FUNCTIONS } from '../../../src/storage/migrations/0019-kept-trigger-plans.ts';
 import { createEvent } from '../../api/events/fixtures.ts';
 import { skipReason } from '../../helpers/databases.ts';
-import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
+import { postgresAppWithClient } from '../../helpers/test-app.ts';
 
 /**
  * Every keyed-lookup trigger function fired once on `client`, on the event `id`: links inserted
@@ -23,22 +23,10 @@ async function fireEach(client: pg.Client, id: number): Promise<void> {
 
 // Migration 0019: the term-count, touch and start-copy functions keep their plans, made with sequential scans off.
 describe('PostgreSQL trigger functions keep index plans as their tables grow', { skip: skipReason('postgres') }, () => {
-  let t: TestApp;
-  let client: pg.Client;
-  before(async () => {
-    t = await startTestApp('postgres');
-    const url = new URL(t.databaseUrl);
-    const schema = url.searchParams.get('schema')!;
-    url.searchParams.delete('schema');
-    client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-    await client.connect();
-  });
-  after(async () => {
-    await client.end();
-    await t.close();
-  });
+  const suite = postgresAppWithClient();
 
   test('each function is planned with sequential scans off and no forced custom plans', async () => {
+    const { client } = suite;
     const { rows } = await client.query<{ name: string; config: string[] | null }>(
       `select proname as name, proconfig as config from pg_proc where pronamespace = current_schema()::regnamespace and proname = any($1) order by proname`,
       [[...KEYED_LOOKUP_FUNCTIONS]],
@@ -48,6 +36,7 @@ describe('PostgreSQL trigger functions keep index plans as their tables grow', {
   });
 
   test('plans made while the tables were a page long still use their indexes after they grew', async () => {
+    const { t, client } = suite;
     const first = await createEvent(t, 'editor', { categories: 'Planned', tags: 'planned-tag', organizer: { organizer: 'Planner' } });
     // Planned on this connection with a handful of rows: a plan kept from here is what runs later.
     await fireEach(client, first.id);
