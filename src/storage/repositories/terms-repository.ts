@@ -75,7 +75,7 @@ export const TERM_COUNT_COLUMNS: ReadonlySet<string> = new Set(['status', 'post_
 
 /** The scheduled series masters and single events whose publication instant has passed (few: their status flips). */
 function isDue(nowUtc: string) {
-  return (eb: ExpressionBuilder<Database, 'events'>) => eb.and([eb('events.status', '=', SCHEDULED), eb('events.date_utc', '<=', nowUtc), eb('events.post_parent', '=', sql.lit(0))]);
+  return (eb: ExpressionBuilder<Database, 'events'>) => eb.and([eb('events.status', '=', SCHEDULED), eb('events.date_utc', '<=', nowUtc), eb('events.post_parent', '=', 0)]);
 }
 
 function publishedCount(eb: TermsScope, due: Due) {
