@@ -18,6 +18,7 @@ import { transactionNotifications } from './0016-transaction-notifications.ts';
 import { termLockStrength } from './0017-term-lock-strength.ts';
 import { termLinkStarts } from './0018-term-link-starts.ts';
 import { keptTriggerPlans } from './0019-kept-trigger-plans.ts';
+import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -45,6 +46,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0017-term-lock-strength': termLockStrength(dialect),
         '0018-term-link-starts': termLinkStarts(dialect),
         '0019-kept-trigger-plans': keptTriggerPlans(dialect),
+        '0020-clustered-day-counts': clusteredDayCounts(dialect),
       };
     },
   };
