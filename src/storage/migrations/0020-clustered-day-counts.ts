@@ -4,7 +4,7 @@ import type { Dialect } from '../database.ts';
 /**
  * SQLite: `event_day_counts` (0011) stored in the order of its key (`without rowid`), so that a
  * list total reads its window's counts as one range of one B-tree. As a rowid table, each of the
- * window's rows (about 2,900 at any size: two clocks, two years of days) was found in the key's
+ * window's rows (about 1,500 at any size: a clock's two years of days) was found in the key's
  * index, then read from the table by rowid: the default list's total took 330 µs in SQLite at
  * 20,000 events, 107 µs clustered. The table is rebuilt under its name in one transaction; the
  * triggers that keep it name the table, and `legacy_alter_table` lets the rebuilt table take the

@@ -7,7 +7,7 @@ import { EventsRepository } from '../../../src/storage/repositories/events-repos
 import { nextScheduledPublication } from '../../../src/storage/repositories/scheduled-repository.ts';
 import { TermsRepository } from '../../../src/storage/repositories/terms-repository.ts';
 import { createEvent } from '../../api/events/fixtures.ts';
-import { skipReason } from '../../helpers/databases.ts';
+import { copyEventRows, skipReason } from '../../helpers/databases.ts';
 import { postgresAppWithClient } from '../../helpers/test-app.ts';
 
 /** The statements `read` runs through `db`, as compiled for the server. */
@@ -45,9 +45,7 @@ describe('PostgreSQL: generic plans look up scheduled records by their status', 
     const { t, client } = suite;
     const first = await createEvent(t, 'editor', { categories: 'Counted' });
     const category = first.categories[0].id;
-    await client.query(`with fresh as (insert into objects (kind) select 'event' from generate_series(1, 3000) returning id)
-      insert into events select (jsonb_populate_record(null::events, to_jsonb(template) || jsonb_build_object('id', fresh.id, 'slug', template.slug || '-' || fresh.id))).*
-      from fresh, (select * from events where id = $1) as template`, [first.id]);
+    await copyEventRows(client, first.id, 3000);
     await client.query('insert into event_terms (event_id, term_id, position) select events.id, $2, 0 from events where events.id > $1', [first.id, category]);
     await client.query('analyze events, event_terms');
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import pg from 'pg';
 import { KEYED_LOOKUP_FUNCTIONS } from '../../../src/storage/migrations/0019-kept-trigger-plans.ts';
 import { createEvent } from '../../api/events/fixtures.ts';
-import { skipReason } from '../../helpers/databases.ts';
+import { copyEventRows, skipReason } from '../../helpers/databases.ts';
 import { postgresAppWithClient } from '../../helpers/test-app.ts';
 
 /**
@@ -41,9 +41,7 @@ describe('PostgreSQL trigger functions keep index plans as their tables grow', {
     // Planned on this connection with a handful of rows: a plan kept from here is what runs later.
     await fireEach(client, first.id);
 
-    await client.query(`with fresh as (insert into objects (kind) select 'event' from generate_series(1, 3000) returning id)
-      insert into events select (jsonb_populate_record(null::events, to_jsonb(template) || jsonb_build_object('id', fresh.id, 'slug', template.slug || '-' || fresh.id))).*
-      from fresh, (select * from events where id = $1) as template`, [first.id]);
+    await copyEventRows(client, first.id, 3000);
     await client.query('insert into event_terms (event_id, term_id, position) select events.id, links.term_id, links.position from events, event_terms as links where links.event_id = $1 and events.id > $1', [first.id]);
     await client.query('insert into event_organizers (event_id, organizer_id, position) select events.id, links.organizer_id, links.position from events, event_organizers as links where links.event_id = $1 and events.id > $1', [first.id]);
 
