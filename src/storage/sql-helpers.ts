@@ -15,6 +15,14 @@ export function containsInsensitive(column: Expression<unknown>, text: string): 
  */
 export const SCHEDULED = sql.lit('future');
 
+/**
+ * The trashed status, written into the SQL for the same reason: trashed records are few, and the
+ * generic plan of a page's organizers, made for any status, expected a single live organizer
+ * and probed the page's links once per organizer (1,010 buffer reads for a page of 10: 0.66 ms,
+ * where the plan made for the values took 0.1).
+ */
+export const TRASHED = sql.lit('trash');
+
 /** PostgreSQL returns counts as strings (bigint); SQLite as numbers. */
 export function toInt(value: unknown): number {
   return typeof value === 'number' ? value : Number.parseInt(String(value ?? 0), 10);

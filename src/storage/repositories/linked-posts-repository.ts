@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LinkedFlag, LinkedPostType, LinkedTextField } from '../../domain/linked-posts/linked-post-type.ts';
 import type { Status } from '../../domain/status.ts';
 import type { Database, PostColumns } from '../schema.ts';
-import { containsInsensitive, toInt } from '../sql-helpers.ts';
+import { containsInsensitive, toInt, TRASHED } from '../sql-helpers.ts';
 import { ObjectsRepository } from './objects-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
@@ -136,7 +136,7 @@ export class LinkedPostsRepository {
 
   /** The records with these ids, trashed ones left out (20 §8.2); `recordsById` reads the rows. */
   byIdsQuery(ids: readonly number[]) {
-    return this.from().selectAll('p').where('p.id', 'in', [...new Set(ids)]).where('p.status', '!=', 'trash');
+    return this.from().selectAll('p').where('p.id', 'in', [...new Set(ids)]).where('p.status', '!=', TRASHED);
   }
 
   recordsById(rows: readonly object[]): Map<number, LinkedRecord> {
@@ -153,7 +153,7 @@ export class LinkedPostsRepository {
       .selectAll('p')
       .select(['l.event_id as linked_event_id', 'l.position as linked_position'])
       .where('l.event_id', 'in', [...new Set(eventIds)])
-      .where('p.status', '!=', 'trash');
+      .where('p.status', '!=', TRASHED);
   }
 
   /** The rows of `linkedToEventsQuery` in the events' linking order (rows gathered as JSON keep no order). */
