@@ -3,7 +3,7 @@ import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
 import type { Database, EventRow, ObjectKind, Taxonomy } from '../schema.ts';
-import { containsInsensitive, isPostgres, SCHEDULED, toInt } from '../sql-helpers.ts';
+import { containsInsensitive, isPostgres, SCHEDULED, toInt, TRASHED } from '../sql-helpers.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 import { asOfNow } from '../../domain/posts/scheduled.ts';
 import type { GeoFilter } from '../../domain/geo/geo.ts';
@@ -361,7 +361,7 @@ export class EventsRepository {
     // A trashed venue or organizer is as if not linked (20 §8.2), for the filters too.
     if (filter.venueIds !== undefined) {
       const ids = nonEmpty(filter.venueIds);
-      query = query.where('events.venue_id', 'in', (eb) => eb.selectFrom('venues').select('venues.id').where('venues.id', 'in', ids).where('venues.status', '!=', 'trash'));
+      query = query.where('events.venue_id', 'in', (eb) => eb.selectFrom('venues').select('venues.id').where('venues.id', 'in', ids).where('venues.status', '!=', TRASHED));
     }
     if (filter.organizerIds !== undefined) {
       const ids = nonEmpty(filter.organizerIds);
@@ -373,7 +373,7 @@ export class EventsRepository {
             .select('event_organizers.event_id')
             .whereRef('event_organizers.event_id', '=', 'events.id')
             .where('event_organizers.organizer_id', 'in', ids)
-            .where('organizers.status', '!=', 'trash'),
+            .where('organizers.status', '!=', TRASHED),
         ),
       );
     }
