@@ -53,6 +53,13 @@ async function seedLinked(base: string): Promise<Linked> {
 }
 
 const WORDS = ['jazz', 'opera', 'market', 'lecture', 'festival', 'workshop', 'concert', 'tour', 'fair', 'reading'];
+/**
+ * The filtered route's search word: the title word of every event of the first category. The
+ * updates of the mixed phase keep it in the titles they write, so that the filtered list matches
+ * the same events whatever the phase managed to update before the growth copies them (a title
+ * without it left 657 of a category's 4,982 events of a year matching in one run, 4,909 in another).
+ */
+const FILTER_WORD = WORDS[0];
 const DAY = 86_400_000;
 
 function eventBody(index: number, linked: Linked, spanStart: number): Record<string, unknown> {
@@ -100,7 +107,7 @@ function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
   const inAYear = new Date(Date.now() + 365 * DAY).toISOString().slice(0, 10);
   return [
     ['events (defaults)', `${NS}/events`],
-    ['events filtered', `${NS}/events?categories=${linked.categories[0]}&search=jazz&start_date=${today}&end_date=${inAYear}`],
+    ['events filtered', `${NS}/events?categories=${linked.categories[0]}&search=${FILTER_WORD}&start_date=${today}&end_date=${inAYear}`],
     ['event by id', `${NS}/events/${firstEventId}`],
     ['venues per_page=20', `${NS}/venues?per_page=20`],
     ['organizers', `${NS}/organizers`],
@@ -125,7 +132,7 @@ async function updating(base: string, ids: number[], duration: number, cursor: {
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       setupRequest: (request) => {
         const n = cursor.next++;
-        return { ...request, path: `${NS}/events/${ids[n % ids.length]}`, body: JSON.stringify({ title: `updated evening ${n}` }) };
+        return { ...request, path: `${NS}/events/${ids[n % ids.length]}`, body: JSON.stringify({ title: `${FILTER_WORD} evening, updated ${n}` }) };
       },
       onResponse: (status) => {
         if (status !== 200) failures++;
