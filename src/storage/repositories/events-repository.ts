@@ -196,6 +196,7 @@ export class EventsRepository {
    * of a year at 200,000.
    */
   private async listThroughTerms(filter: EventListFilter, page: number, perPage: number, { rowsUpTo }: { rowsUpTo?: number }): Promise<{ rows: EventRow[]; total: number }> {
+    if (this.walksOneTerm(filter)) return this.walkThroughTerm(filter, page, perPage, rowsUpTo);
     const { keys, direction } = listOrder(filter);
     const inOrder = <Q extends { orderBy: (expression: RawBuilder<unknown>, direction: 'asc' | 'desc') => Q }>(query: Q, table: string) =>
       keys.reduce((ordered, key) => ordered.orderBy(sql.ref(`${table}.${key}`), direction), query);
@@ -219,6 +220,42 @@ export class EventsRepository {
     // An empty page is the total's row alone, its event's columns null.
     const rows = listed.flatMap(({ list_total: _total, ...row }) => (row.id === null ? [] : [asOfNow(row as EventRow, this.nowUtc)]));
     return { rows, total };
+  }
+
+  /**
+   * Whether the page can be read by walking one term's links in start order (SQLite; the list in
+   * start order; a single term drives it): the links' index gives the order, so only ties on the
+   * start are sorted, and the walk stops once it has the page.
+   */
+  private walksOneTerm(filter: EventListFilter): boolean {
+    const driving = filter.categoryIds ?? filter.tagIds;
+    return !isPostgres(this.db) && driving?.length === 1 && listOrder(filter).keys[0] === 'start_local';
+  }
+
+  /**
+   * The page first, walking the term's links in list order; then the total, counted without
+   * keeping the matches — unless the walk reached the window's end, when the page says it. Where
+   * most of the term's events match (a category and a word its titles share), the walk reads a
+   * page's worth of events and the count reads each event once: at 200,000 events, 4,900 matches
+   * took 5.2–6.0 ms in SQLite with the materialized set, 2.7–4.4 this way. Where few match, the
+   * walk reads the whole window and the count is not needed.
+   */
+  private async walkThroughTerm(filter: EventListFilter, page: number, perPage: number, rowsUpTo: number | undefined): Promise<{ rows: EventRow[]; total: number }> {
+    const { keys, direction } = listOrder(filter);
+    // The links are bounded by the window already (`filtered`): no second bound on the events.
+    const query = this.filtered(filter, true);
+    const rows = await keys
+      .reduce((ordered, key) => ordered.orderBy(sql.ref(key === 'start_local' ? 'tagged.link_start' : `events.${key}`), direction), query.selectAll('events'))
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    const skipped = (page - 1) * perPage;
+    const total =
+      rows.length < perPage && (rows.length > 0 || skipped === 0)
+        ? skipped + rows.length
+        : toInt((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
+    return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
   }
 
   private async page(filter: EventListFilter, query: EventQuery, page: number, perPage: number): Promise<{ rows: EventRow[]; distances?: Map<number, number> }> {
@@ -314,6 +351,8 @@ export class EventsRepository {
       this.db
         .selectFrom('event_terms')
         .select('event_terms.event_id')
+        // The link's copy of the start orders a walk of one term's links (walkThroughTerm).
+        .$if(!byIdArray, (q) => q.select('event_terms.start_local as link_start'))
         .$if(ids.length > 1, (q) => q.distinct())
         .where('event_terms.term_id', 'in', nonEmpty(ids))
         .$if(startsFrom !== undefined, (q) => q.where('event_terms.start_local', '>=', startsFrom!))

@@ -134,7 +134,9 @@ for (const dialect of DIALECTS) {
         const filteredOne = await cost(`?search=batchmark&per_page=1${filters}`, as);
         const filteredAll = await cost(`?search=batchmark&per_page=12${filters}`, as);
         assert.equal(filteredAll.events, 3);
-        assert.equal(filteredAll.queries, filteredOne.queries, `${as} with filters`);
+        // On SQLite a term-filtered page is read by walking the term's links, and counted by a
+        // statement of its own only when the walk stopped before the last match (a full page).
+        assert.equal(filteredAll.queries + (dialect === 'sqlite' ? 1 : 0), filteredOne.queries, `${as} with filters`);
       }
       assert.equal((await listedIds(t, '?search=batchmark&per_page=12')).length, 12);
     });
