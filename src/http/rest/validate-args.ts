@@ -1,4 +1,4 @@
-import type { ArgSpecs } from './arg-spec.ts';
+import type { ArgSpec, ArgSpecs } from './arg-spec.ts';
 import { coerceArg } from './coerce.ts';
 import type { RestContext } from './context.ts';
 import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../../domain/errors.ts';
@@ -30,6 +30,21 @@ function isAbsent(value: unknown): boolean {
 }
 
 /**
+ * Each route's specs as entries, listed once: a write route declares about 40 parameters, and
+ * listing them again on every request was 4 % of an update's time.
+ */
+const entriesOf = new WeakMap<ArgSpecs, ReadonlyArray<[string, ArgSpec]>>();
+
+function specEntries(specs: ArgSpecs): ReadonlyArray<[string, ArgSpec]> {
+  let entries = entriesOf.get(specs);
+  if (entries === undefined) {
+    entries = Object.entries(specs);
+    entriesOf.set(specs, entries);
+  }
+  return entries;
+}
+
+/**
  * The reference's steps 4-6: required parameters, then every validator (all failures
  * collected), then type coercion (all failures collected). Defaults are validated too.
  */
@@ -42,7 +57,7 @@ export async function validateArgs(
   const missing: string[] = [];
   const present: Record<string, unknown> = {};
   const provided = new Set<string>();
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of specEntries(specs)) {
     const value = raw[name];
     if (!isAbsent(value)) {
       present[name] = value;
