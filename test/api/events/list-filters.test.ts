@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type Caller, type TestApp } from '../../helpers/test-app.ts';
+import { EventsRepository } from '../../../src/storage/repositories/events-repository.ts';
 import { clock, createEvent, EVENTS, eventOf, invalidParams, list, listedIds } from './fixtures.ts';
 
 function q(params: Record<string, string | number>): string {
@@ -138,6 +139,23 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await statementsOf(page, 1), { listed: [[shown.id], 2], statements: dialect === 'sqlite' ? 2 : 1 });
       // The walk reached the window's end: the page's rows are the total.
       assert.deepEqual(await statementsOf(whole, 2), { listed: [[shown.id, other.id], 2], statements: 1 });
+    });
+
+    // PostgreSQL reads a term-filtered page and its total in one statement, of one snapshot.
+    if (dialect === 'sqlite') test('a term-filtered page walked on SQLite and its total are of one moment: a write sent meanwhile waits for both', async () => {
+      const at = (day: number) => ({ start_date: `2025-06-${day} 10:00:00`, end_date: `2025-06-${day} 11:00:00` });
+      const first = await createEvent(t, 'editor', { title: 'Snapshot one', categories: 'Snapshot', ...at(10) });
+      await createEvent(t, 'editor', { title: 'Snapshot two', categories: 'Snapshot', ...at(11) });
+      const joining = await createEvent(t, 'editor', { title: 'Snapshot three', ...at(12) });
+      const category: number = first.categories[0].id;
+      const events = new EventsRepository(t.storage.db, '2025-06-01 00:00:00');
+      const filter = { statuses: ['publish'] as const, windowOnUtc: false, bounds: { start_date: '2025-06-01 00:00:00', end_date: '2025-06-30 23:59:59' }, categoryIds: [category] };
+      // A full page of one: the walk stops early and a count follows, after the link below was sent.
+      const listing = events.list(filter, 1, 1);
+      const linking = t.storage.db.insertInto('event_terms').values({ event_id: joining.id, term_id: category, position: 0 }).execute();
+      const [{ rows, total }] = await Promise.all([listing, linking]);
+      assert.deepEqual([rows.map((row) => row.id), total], [[first.id], 2]);
+      assert.equal((await events.list(filter, 1, 1)).total, 3);
     });
 
     test('a term-filtered window follows its events: a start moved out and back, terms relinked, occurrences of a series', async () => {
