@@ -240,11 +240,14 @@ export class EventsRepository {
    * took 5.2–6.0 ms in SQLite with the materialized set; the walk's page takes 0.2–0.4 and its
    * count 2.5–4.9. Where few match, the walk reads the whole window and the count is not needed.
    */
-  private async walkThroughTerm(filter: EventListFilter, page: number, perPage: number, rowsUpTo: number | undefined, reserved = false): Promise<{ rows: EventRow[]; total: number }> {
+  private walkThroughTerm(filter: EventListFilter, page: number, perPage: number, rowsUpTo: number | undefined): Promise<{ rows: EventRow[]; total: number }> {
     // The page and its count on the connection held for both: no other request's write runs between them.
-    if (!reserved && !this.db.isTransaction) {
-      return this.db.connection().execute((db) => new EventsRepository(db, this.nowUtc).walkThroughTerm(filter, page, perPage, rowsUpTo, true));
-    }
+    if (this.db.isTransaction) return this.walk(filter, page, perPage, rowsUpTo);
+    return this.db.connection().execute((db) => new EventsRepository(db, this.nowUtc).walk(filter, page, perPage, rowsUpTo));
+  }
+
+  /** `walkThroughTerm` on a connection already held. */
+  private async walk(filter: EventListFilter, page: number, perPage: number, rowsUpTo: number | undefined): Promise<{ rows: EventRow[]; total: number }> {
     const { keys, direction } = listOrder(filter);
     // The links are bounded by the window already (`filtered`): no second bound on the events.
     const query = this.filtered(filter, true);
