@@ -681,14 +681,19 @@ export function embeddedLinkedPostsRead(
   ctx: RestContext,
   options: { jsonLd: boolean },
 ): Read<Map<number, EmbeddedLinkedPosts>> {
-  const venueIds = events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id]));
+  const venueIds = [...new Set(events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id])))];
+  const eventIds = [...new Set(events.map((event) => event.id))];
   const venueRecords = repository(db, VENUE, ctx.now);
   const organizerRecords = repository(db, ORGANIZER, ctx.now);
-  const queries = {
-    venues: venueIds.length === 0 ? undefined : venueRecords.byIdsQuery(venueIds),
-    organizers: events.length === 0 ? undefined : organizerRecords.linkedToEventsQuery(events.map((event) => event.id)),
+  const build = (values: readonly number[]) => {
+    const [venues, linkedFrom] = [values.slice(0, venueIds.length), values.slice(venueIds.length)];
+    return {
+      venues: venues.length === 0 ? undefined : venueRecords.byIdsQuery(venues),
+      organizers: linkedFrom.length === 0 ? undefined : organizerRecords.linkedToEventsQuery(linkedFrom),
+    };
   };
-  return readOf(queries, async (rows) => {
+  // The values' count is part of the shape: with the venues' count, it says where the events' ids begin.
+  return readOf(`linked posts ${venueIds.length}`, [...venueIds, ...eventIds], build, async (rows) => {
     const venues = venueRecords.recordsById(rows.venues);
     const organizerLinks = organizerRecords.linkedRecords(rows.organizers);
     const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));

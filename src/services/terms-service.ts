@@ -167,8 +167,10 @@ export function embeddedTermsRead(
   eventIds: readonly number[],
   ctx: RestContext,
 ): Read<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
-  const links = eventIds.length === 0 ? undefined : new TermsRepository(db).termsOfEventsQuery(eventIds, utc(ctx.now));
-  return readOf({ links }, (rows) => {
+  const terms = new TermsRepository(db);
+  const values: [string, ...number[]] = [utc(ctx.now), ...new Set(eventIds)];
+  const build = ([nowUtc, ...ids]: typeof values) => ({ links: ids.length === 0 ? undefined : terms.termsOfEventsQuery(ids, nowUtc) });
+  return readOf('event terms', values, build, (rows) => {
     const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
     for (const { eventId, term } of eventTermLinks(rows.links)) {
       const lists = result.get(eventId);

@@ -22,6 +22,11 @@ function withoutNul(value: unknown): unknown {
  * Done where the compiler writes each parameter, so that no query's tree is walked or copied
  * for the rare one that needs it.
  */
+/** Whether the compilers write `value` as given: statements built once are filled with such values only (reusable-statements.ts). */
+export function writtenAsGiven(value: unknown): boolean {
+  return !outsideInt4(value) && !(typeof value === 'string' && value.includes('\u0000'));
+}
+
 class PortableSqliteCompiler extends SqliteQueryCompiler {
   protected override appendValue(value: unknown): void {
     super.appendValue(withoutNul(value));

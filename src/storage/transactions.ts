@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { isPostgres } from './sql-helpers.ts';
 import type { Database } from './schema.ts';
 import type { DescribedWrite, WriteJournal } from './write-journal.ts';
@@ -22,8 +22,11 @@ export interface Described {
  * (SQLITE_BUSY_SNAPSHOT), whenever another process (the CLI, an importer) committed in between.
  */
 async function clearSqliteTransactionNumber(trx: Kysely<Database>): Promise<void> {
-  await sql`update feed_tx set tx = null where id = 1 and tx is not null`.execute(trx);
+  await trx.executeQuery(CLEAR_TRANSACTION_NUMBER);
 }
+
+/** Compiled once: every write transaction runs it twice. */
+const CLEAR_TRANSACTION_NUMBER = CompiledQuery.raw('update feed_tx set tx = null where id = 1 and tx is not null');
 
 export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>, described?: Described): Promise<T> {
   if (db.isTransaction) return work(db);

@@ -10,6 +10,7 @@ import type { GeoFilter } from '../../domain/geo/geo.ts';
 import { nearVenues } from './geo-sql.ts';
 import { noteTransactionId } from '../write-journal.ts';
 import { PLANNED_PER_RUN } from '../prepared-statements.ts';
+import { reusedQuery } from '../reusable-statements.ts';
 import { hasModifiedBound, type ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
 import type { SortKey } from '../../domain/lists/list-order.ts';
 
@@ -95,8 +96,12 @@ export class EventsRepository {
    * (transactions.ts), so it already holds the database's one write lock.
    */
   async findForUpdate(id: number): Promise<EventRow | undefined> {
-    const query = this.db.selectFrom('events').selectAll().where('id', '=', id);
-    const row = await (isPostgres(this.db) ? query.forUpdate() : query).executeTakeFirst();
+    const locks = isPostgres(this.db);
+    const statement = reusedQuery(this.db, 'event for update', [id], ([eventId]) => {
+      const query = this.db.selectFrom('events').selectAll().where('id', '=', eventId);
+      return locks ? query.forUpdate() : query;
+    });
+    const [row] = (await this.db.executeQuery(statement)).rows;
     return row && asOfNow(row, this.nowUtc);
   }
 
@@ -106,14 +111,16 @@ export class EventsRepository {
    * series' lock before any occurrence's (60 §6).
    */
   async findSeriesHeadForUpdate(id: number): Promise<EventRow | undefined> {
-    const found = await this.db
-      .selectFrom('events')
-      .selectAll()
-      // The lock gives the transaction its id: the write journal's, read here instead of by a query of its own.
-      .select(sql<string>`pg_current_xact_id()::text`.as('transaction_id'))
-      .where(sql<SqlBool>`id = (select case when member.post_parent = 0 then member.id else member.post_parent end from events as member where member.id = ${id})`)
-      .forUpdate()
-      .executeTakeFirst();
+    const statement = reusedQuery(this.db, 'series head for update', [id], ([memberId]) =>
+      this.db
+        .selectFrom('events')
+        .selectAll()
+        // The lock gives the transaction its id: the write journal's, read here instead of by a query of its own.
+        .select(sql<string>`pg_current_xact_id()::text`.as('transaction_id'))
+        .where(sql<SqlBool>`id = (select case when member.post_parent = 0 then member.id else member.post_parent end from events as member where member.id = ${memberId})`)
+        .forUpdate(),
+    );
+    const [found] = (await this.db.executeQuery(statement)).rows;
     if (found === undefined) return undefined;
     const { transaction_id: transactionId, ...row } = found;
     noteTransactionId(this.db, transactionId);
@@ -446,7 +453,17 @@ export class EventsRepository {
    * its RETURNING; the triggers leave a revision the statement moved alone.
    */
   async updateReturning(current: EventRow, changes: Changes): Promise<EventRow> {
-    const row = await this.db.updateTable('events').set({ ...changes, revision: (current.revision ?? 0) + 1 }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+    // Columns left undefined are not written (as Kysely leaves them out): the statement names the rest.
+    const set = Object.entries({ ...changes, revision: (current.revision ?? 0) + 1 }).filter(([, value]) => value !== undefined);
+    const statement = reusedQuery(this.db, `event update ${set.map(([column]) => column).join(' ')}`, [current.id, ...set.map(([, value]) => value)], ([id, ...values]) =>
+      this.db
+        .updateTable('events')
+        .set(Object.fromEntries(set.map(([column], index) => [column, values[index]])) as Changes)
+        .where('id', '=', id as number)
+        .returningAll(),
+    );
+    const [row] = (await this.db.executeQuery(statement)).rows;
+    if (row === undefined) throw new Error(`event ${current.id} was not there to update`);
     return asOfNow(row, this.nowUtc);
   }
 
