@@ -9,7 +9,7 @@ import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
 import type { RestContext } from '../http/rest/context.ts';
 import { isHierarchical, serializeEmbeddedTerm } from '../http/serializers/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
-import { eventTermLinks, TermsRepository, type CountedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
+import { eventTermLinks, TermsRepository, type CountedTerm, type KeyedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
 import { readOf, type Read } from '../storage/reads-together.ts';
 
@@ -48,7 +48,7 @@ interface KeyLookup {
  * Looks up every key of every taxonomy in one query: an id in its taxonomy, else a text as slug,
  * else as name. The matches come per lookup, per key.
  */
-async function matchKeysOf(repo: TermsRepository, lookups: readonly KeyLookup[]): Promise<Array<Array<Term | undefined>>> {
+async function matchKeysOf(repo: TermsRepository, lookups: readonly KeyLookup[], options: { parenthood?: boolean } = {}): Promise<Array<Array<KeyedTerm | undefined>>> {
   const asked = lookups.map(({ taxonomy, keys }) => {
     const ids: number[] = [];
     const texts: string[] = [];
@@ -58,7 +58,7 @@ async function matchKeysOf(repo: TermsRepository, lookups: readonly KeyLookup[])
     }
     return { taxonomy, ids, slugs: texts.map((text) => slugify(text)), names: texts.map(sanitizeTermName) };
   });
-  const found = await repo.findByKeys(asked);
+  const found = await repo.findByKeys(asked, options);
   return lookups.map(({ taxonomy, keys }) => {
     const ofTaxonomy = found.filter((term) => term.taxonomy === taxonomy);
     return keys.map((key) => {
@@ -69,12 +69,12 @@ async function matchKeysOf(repo: TermsRepository, lookups: readonly KeyLookup[])
   });
 }
 
-async function matchKeys(repo: TermsRepository, taxonomy: Taxonomy, keys: readonly TermKey[]): Promise<Array<Term | undefined>> {
-  const [matches] = await matchKeysOf(repo, [{ taxonomy, keys }]);
+async function matchKeys(repo: TermsRepository, taxonomy: Taxonomy, keys: readonly TermKey[], options: { parenthood?: boolean } = {}): Promise<Array<KeyedTerm | undefined>> {
+  const [matches] = await matchKeysOf(repo, [{ taxonomy, keys }], options);
   return matches;
 }
 
-function findText(terms: readonly Term[], text: string): Term | undefined {
+function findText<T extends Term>(terms: readonly T[], text: string): T | undefined {
   const slug = slugify(text);
   const name = sanitizeTermName(text).toLowerCase();
   return terms.find((term) => slug !== '' && term.slug === slug) ?? terms.find((term) => term.name.toLowerCase() === name);
@@ -97,10 +97,12 @@ export async function termsExist(db: Kysely<Database>, taxonomy: Taxonomy, entri
  */
 export async function resolveTermFilter(db: Kysely<Database>, taxonomy: Taxonomy, entries: unknown[]): Promise<number[] | null> {
   const repo = new TermsRepository(db);
-  const matches = await matchKeys(repo, taxonomy, entries.map(termKey));
+  const hierarchical = isHierarchical(taxonomy);
+  const matches = await matchKeys(repo, taxonomy, entries.map(termKey), { parenthood: hierarchical });
   if (matches.some((term) => term === undefined)) return null;
   const ids = [...new Set(matches.map((term) => term!.id))];
-  return isHierarchical(taxonomy) ? repo.withDescendants(taxonomy, ids) : ids;
+  // Terms without children are their own descendants: the tree is read only below a parent.
+  return hierarchical && matches.some((term) => Boolean(term!.is_parent)) ? repo.withDescendants(taxonomy, ids) : ids;
 }
 
 /** The name of the term an id, slug or name entry names, if any (a feed named after its filter). */

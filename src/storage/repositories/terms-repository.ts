@@ -113,7 +113,7 @@ export class TermsRepository {
    * per taxonomy (a group of 16 creates) with a MULTI-INDEX OR of 32 rowid searches that took
    * 1–1.5 ms on a table of 60 terms, where `id in (…)` takes a tenth of that.
    */
-  async findByKeys(lookups: ReadonlyArray<TermKeys>): Promise<Term[]> {
+  async findByKeys(lookups: ReadonlyArray<TermKeys>, options: { parenthood?: boolean } = {}): Promise<KeyedTerm[]> {
     const asked = lookups.filter((keys) => keys.ids.length + keys.slugs.length + keys.names.length > 0);
     if (asked.length === 0) return [];
     const distinct = <T>(values: (keys: TermKeys) => readonly T[]) => [...new Set(asked.flatMap(values))];
@@ -130,6 +130,13 @@ export class TermsRepository {
           ...(slugs.length ? [eb.and([eb('taxonomy', 'in', taxonomies), eb('slug', 'in', slugs)])] : []),
           ...(names.length ? [eb.and([eb('taxonomy', 'in', taxonomies), eb(eb.fn('lower', ['name']), 'in', names)])] : []),
         ]),
+      )
+      .$if(options.parenthood === true, (q) =>
+        q.select((eb) =>
+          eb
+            .exists(eb.selectFrom('terms as child').select('child.id').whereRef('child.taxonomy', '=', 'terms.taxonomy').whereRef('child.parent', '=', 'terms.id'))
+            .as('is_parent'),
+        ),
       )
       .orderBy('id')
       .execute();
@@ -353,6 +360,9 @@ export class TermsRepository {
     }
   }
 }
+
+/** A term `findByKeys` found; with `parenthood`, whether it has children (true or 1 as the dialect gives it). */
+export type KeyedTerm = Term & { is_parent?: unknown };
 
 /** The rows of `termsOfEventsQuery`: each term with the event it is linked to. */
 export function eventTermLinks(rows: ReadonlyArray<Term & { count: unknown; linked_event_id: number }>): Array<{ eventId: number; term: CountedTerm }> {

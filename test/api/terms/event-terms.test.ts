@@ -106,6 +106,21 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(bySlugAndName?.sort((x, y) => x - y), [arts.id, music.id, jazz.id, sport.id]);
       });
 
+      test('the tree is read only below a category that has children', async () => {
+        const parent = await createTerm(t, 'categories', { name: 'Theatre' });
+        const leaf = await createTerm(t, 'categories', { name: 'Mime' });
+        const statements = async (entries: string[]) => {
+          const before = await t.queryCount();
+          const ids = await resolveTermFilter(t.storage.db, 'tribe_events_cat', entries);
+          return { ids, statements: (await t.queryCount()) - before };
+        };
+        assert.deepEqual(await statements([String(leaf.id)]), { ids: [leaf.id], statements: 1 });
+        assert.deepEqual(await statements(['theatre']), { ids: [parent.id], statements: 1 });
+        const child = await createTerm(t, 'categories', { name: 'Opera', parent: parent.id });
+        const below = await statements(['theatre', String(leaf.id)]);
+        assert.deepEqual({ ...below, ids: below.ids?.sort((x, y) => x - y) }, { ids: [parent.id, leaf.id, child.id].sort((x, y) => x - y), statements: 2 });
+      });
+
       test('tags: no descendants; null when any entry matches nothing or is of the other taxonomy', async () => {
         const free = await createTerm(t, 'tags', { name: 'Free' });
         const music = await createTerm(t, 'categories', { name: 'Music' });
