@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DateWindowParam } from '../../domain/dates/date-window.ts';
 import type { Status } from '../../domain/status.ts';
 import type { SearchTerms } from '../../domain/text/search.ts';
@@ -185,10 +185,9 @@ export class EventsRepository {
    */
   async list(filter: EventListFilter, page: number, perPage: number, options: { rowsUpTo?: number } = {}): Promise<{ rows: EventRow[]; total: number; distances?: Map<number, number> }> {
     if ((filter.categoryIds ?? filter.tagIds) !== undefined && filter.geo === undefined && !filter.firstOfSeries) return this.listThroughTerms(filter, page, perPage, options);
-    const query = filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
-    const counting = this.count(filter, query);
+    const counting = this.count(filter);
     if (options.rowsUpTo !== undefined && (await counting) > options.rowsUpTo) return { rows: [], total: await counting };
-    const [total, listed] = await Promise.all([counting, this.page(filter, query, page, perPage)]);
+    const [total, listed] = await Promise.all([counting, this.page(filter, page, perPage)]);
     return total <= (page - 1) * perPage ? { rows: [], total } : { ...listed, total };
   }
 
@@ -207,21 +206,22 @@ export class EventsRepository {
     const { keys, direction } = listOrder(filter);
     const inOrder = <Q extends { orderBy: (expression: RawBuilder<unknown>, direction: 'asc' | 'desc') => Q }>(query: Q, table: string) =>
       keys.reduce((ordered, key) => ordered.orderBy(sql.ref(`${table}.${key}`), direction), query);
-    const matching = inStartWindow(this.filtered(filter, true), filter).select(keys.map((key) => `events.${key}` as const));
-    const listed = await this.db
-      .with((cte) => cte('matching').materialized(), () => matching)
-      .selectFrom((db) => db.selectFrom('matching').select((eb) => eb.fn.countAll().as('list_total')).as('counted'))
-      .leftJoin(
-        (db) => inOrder(db.selectFrom('matching').selectAll(), 'matching').limit(perPage).offset((page - 1) * perPage).as('paged'),
-        (join) => join.onTrue(),
-      )
-      .leftJoin('events', 'events.id', 'paged.id')
-      .selectAll('events')
-      .select('counted.list_total')
-      .$call((query) => inOrder(query, 'paged'))
-      // Planned for its terms and window on every run (a generic plan misjudged them, prepared-statements.ts).
-      .$if(isPostgres(this.db), (q) => q.modifyEnd(sql.raw(PLANNED_PER_RUN)))
-      .execute();
+    const statement = this.statementFor('through terms', [filter, page, perPage], (repo) =>
+      repo.db
+        .with((cte) => cte('matching').materialized(), () => inStartWindow(repo.filtered(filter, true), filter).select(keys.map((key) => `events.${key}` as const)))
+        .selectFrom((db) => db.selectFrom('matching').select((eb) => eb.fn.countAll().as('list_total')).as('counted'))
+        .leftJoin(
+          (db) => inOrder(db.selectFrom('matching').selectAll(), 'matching').limit(perPage).offset((page - 1) * perPage).as('paged'),
+          (join) => join.onTrue(),
+        )
+        .leftJoin('events', 'events.id', 'paged.id')
+        .selectAll('events')
+        .select('counted.list_total')
+        .$call((query) => inOrder(query, 'paged'))
+        // Planned for its terms and window on every run (a generic plan misjudged them, prepared-statements.ts).
+        .$if(isPostgres(repo.db), (q) => q.modifyEnd(sql.raw(PLANNED_PER_RUN))),
+    );
+    const listed = (await this.db.executeQuery(statement)).rows;
     const total = toInt(listed[0].list_total);
     if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
     // An empty page is the total's row alone, its event's columns null.
@@ -257,31 +257,33 @@ export class EventsRepository {
   private async walk(filter: EventListFilter, page: number, perPage: number, rowsUpTo: number | undefined): Promise<{ rows: EventRow[]; total: number }> {
     const { keys, direction } = listOrder(filter);
     // The links are bounded by the window already (`filtered`): no second bound on the events.
-    const query = this.filtered(filter, true);
-    const rows = await keys
-      .reduce((ordered, key) => ordered.orderBy(sql.ref(key === 'start_local' ? 'tagged.link_start' : `events.${key}`), direction), query.selectAll('events'))
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute();
+    const walked = this.statementFor('walk', [filter, page, perPage], (repo) =>
+      keys
+        .reduce((ordered, key) => ordered.orderBy(sql.ref(key === 'start_local' ? 'tagged.link_start' : `events.${key}`), direction), repo.filtered(filter, true).selectAll('events'))
+        .limit(perPage)
+        .offset((page - 1) * perPage),
+    );
+    const { rows } = await this.db.executeQuery(walked);
     const skipped = (page - 1) * perPage;
+    const counted = () => this.statementFor('walk count', [filter], (repo) => repo.filtered(filter, true).select((eb) => eb.fn.countAll().as('n')));
     const total =
-      rows.length < perPage && (rows.length > 0 || skipped === 0)
-        ? skipped + rows.length
-        : toInt((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      rows.length < perPage && (rows.length > 0 || skipped === 0) ? skipped + rows.length : toInt((await this.db.executeQuery(counted())).rows[0].n);
     if (rowsUpTo !== undefined && total > rowsUpTo) return { rows: [], total };
     return { rows: rows.map((row) => asOfNow(row, this.nowUtc)), total };
   }
 
-  private async page(filter: EventListFilter, query: EventQuery, page: number, perPage: number): Promise<{ rows: EventRow[]; distances?: Map<number, number> }> {
+  private async page(filter: EventListFilter, page: number, perPage: number): Promise<{ rows: EventRow[]; distances?: Map<number, number> }> {
     const direction = filter.orderDesc ? 'desc' : 'asc';
-    const selected = query.selectAll('events');
     // Equal distances fall back on the list's own order.
-    const ordered = inListOrder(filter.orderBy === 'distance' ? selected.orderBy(sql`near.distance_km`, direction) : selected, filter);
+    const ordered = (repo: EventsRepository) => {
+      const selected = repo.listed(filter).selectAll('events');
+      return inListOrder(filter.orderBy === 'distance' ? selected.orderBy(sql`near.distance_km`, direction) : selected, filter);
+    };
     if (filter.geo?.centre === undefined) {
-      const rows = await ordered.limit(perPage).offset((page - 1) * perPage).execute();
+      const { rows } = await this.db.executeQuery(this.statementFor('page', [filter, page, perPage], (repo) => ordered(repo).limit(perPage).offset((page - 1) * perPage)));
       return { rows: rows.map((row) => asOfNow(withoutRank(row), this.nowUtc)) };
     }
-    const rows = await ordered
+    const rows = await ordered(this)
       .select(sql<number>`near.distance_km`.as('geo_distance_km'))
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -295,15 +297,15 @@ export class EventsRepository {
    * list) adds up the day counts of 0011 and counts only the scheduled events one by one (their
    * status as read depends on now); anything else counts the matching rows.
    */
-  private async count(filter: EventListFilter, query: EventQuery): Promise<number> {
+  private async count(filter: EventListFilter): Promise<number> {
     const days = dayWindow(filter);
     if (days === undefined) {
-      const counted = filter.firstOfSeries ? query : this.filtered(filter, true);
-      return toInt((await counted.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const counted = this.statementFor('count', [filter], (repo) => (filter.firstOfSeries ? repo.listed(filter) : repo.filtered(filter, true)).select((eb) => eb.fn.countAll().as('n')));
+      return toInt((await this.db.executeQuery(counted)).rows[0].n);
     }
     const plain = filter.statuses.filter((status) => status !== 'future');
     const scheduled = filter.statuses.filter((status) => status === 'publish' || status === 'future');
-    const row = await this.db
+    const statement = this.statementFor('day count', [filter], (repo) => repo.db
       .selectNoFrom((eb) => [
         plain.length === 0
           ? sql<number>`0`.as('days')
@@ -318,13 +320,27 @@ export class EventsRepository {
               .as('days'),
         scheduled.length === 0
           ? sql<number>`0`.as('scheduled')
-          : this.filtered({ ...filter, statuses: scheduled })
+          : repo.filtered({ ...filter, statuses: scheduled })
               .where('events.status', '=', SCHEDULED)
               .select((inner) => inner.fn.countAll().as('n'))
               .as('scheduled'),
-      ])
-      .executeTakeFirstOrThrow();
+      ]));
+    const [row] = (await this.db.executeQuery(statement)).rows;
     return toInt(row.days) + toInt(row.scheduled);
+  }
+
+  /** The list's events before paging: the filtered ones, or of each series its first. */
+  private listed(filter: EventListFilter): EventQuery {
+    return filter.firstOfSeries ? this.firstOfEachSeries(filter) : this.filtered(filter);
+  }
+
+  /**
+   * The statement `build` makes of a repository, built once per `name` and `key` (the filter, the
+   * page) with now stood in for, then run with this repository's now: a list read again after
+   * every write, its first read, is not built and compiled again each time (reusable-statements.ts).
+   */
+  private statementFor<Row>(name: string, key: unknown, build: (repo: EventsRepository) => Compilable<Row>): CompiledQuery<Row> {
+    return reusedQuery(this.db, `events ${name} ${JSON.stringify(key)}`, [this.nowUtc], ([nowUtc]) => build(new EventsRepository(this.db, nowUtc)));
   }
 
   /** Local start and end of every filtered event, nothing else: per-day counts of a crowded month (55 §4). */
