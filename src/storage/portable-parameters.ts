@@ -12,6 +12,11 @@ function withoutNul(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replace(NUL, '') : value;
 }
 
+/** Whether the compilers write `value` as given: statements built once are filled with such values only (reusable-statements.ts). */
+export function writtenAsGiven(value: unknown): boolean {
+  return !outsideInt4(value) && withoutNul(value) === value;
+}
+
 /*
  * Every query parameter means the same on both dialects, whatever a client sent:
  * - NUL characters are dropped from text: PostgreSQL refuses them in text values (an error
@@ -22,11 +27,6 @@ function withoutNul(value: unknown): unknown {
  * Done where the compiler writes each parameter, so that no query's tree is walked or copied
  * for the rare one that needs it.
  */
-/** Whether the compilers write `value` as given: statements built once are filled with such values only (reusable-statements.ts). */
-export function writtenAsGiven(value: unknown): boolean {
-  return !outsideInt4(value) && !(typeof value === 'string' && value.includes('\u0000'));
-}
-
 class PortableSqliteCompiler extends SqliteQueryCompiler {
   protected override appendValue(value: unknown): void {
     super.appendValue(withoutNul(value));
