@@ -32,17 +32,16 @@ export function reusedStatements<V extends readonly unknown[], A>(
   values: V,
   build: (values: V) => { queries: readonly Compilable<unknown>[]; about: A },
 ): { statements: CompiledQuery[]; about: A } {
-  if (!values.every(writtenAsGiven)) {
-    // The compiler writes it its own way (portable-parameters.ts): built for these values alone.
-    const { queries, about } = build(values);
+  const compiled = (of: V) => {
+    const { queries, about } = build(of);
     return { statements: queries.map((query) => query.compile()), about };
-  }
+  };
+  // A value the compiler writes its own way (portable-parameters.ts): built for these values alone.
+  if (!values.every(writtenAsGiven)) return compiled(values);
   const key = `${isPostgres(db) ? 'postgres' : 'sqlite'} ${shape}`;
-  let made = templates.get(key);
+  let made: Template | undefined = templates.get(key);
   if (made === undefined) {
-    const standIns = values.map((_value, index) => new Placeholder(index)) as unknown as V;
-    const { queries, about } = build(standIns);
-    made = { statements: queries.map((query) => query.compile()), about };
+    made = compiled(values.map((_value, index) => new Placeholder(index)) as unknown as V);
     templates.set(key, made);
     if (templates.size > CAPACITY) templates.delete(templates.keys().next().value!);
   }
