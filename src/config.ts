@@ -1,5 +1,5 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
-import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
 
 export interface Config {
   port: number;

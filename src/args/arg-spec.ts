@@ -1,5 +1,5 @@
-import type { ParamFailure } from '../../domain/errors.ts';
-import type { RestContext } from './context.ts';
+import type { ParamFailure } from '../domain/errors.ts';
+import type { RestContext } from '../http/rest/context.ts';
 
 export type ArgType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 

@@ -1,7 +1,7 @@
 import type { ArgSpec, ArgSpecs } from './arg-spec.ts';
 import { coerceArg } from './coerce.ts';
-import type { RestContext } from './context.ts';
-import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../../domain/errors.ts';
+import type { RestContext } from '../http/rest/context.ts';
+import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../domain/errors.ts';
 
 /** The validated parameters of one request. */
 export class Params {

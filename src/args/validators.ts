@@ -1,9 +1,9 @@
-import type { Reason } from '../../domain/errors.ts';
-import { can } from '../../domain/auth/capabilities.ts';
-import { REASONS, statusFilter } from '../../domain/reasons.ts';
-import { parseStatusFilter, STATUSES } from '../../domain/status.ts';
-import { parseInstant } from '../../domain/dates/date-input.ts';
-import type { RestContext } from './context.ts';
+import type { Reason } from '../domain/errors.ts';
+import { can } from '../domain/auth/capabilities.ts';
+import { REASONS, statusFilter } from '../domain/reasons.ts';
+import { parseStatusFilter, STATUSES } from '../domain/status.ts';
+import { parseInstant } from '../domain/dates/date-input.ts';
+import type { RestContext } from '../http/rest/context.ts';
 import type { Validator } from './arg-spec.ts';
 
 /** Small validators shared by the route declarations (step 5 of the reference's processing). */

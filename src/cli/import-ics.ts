@@ -6,7 +6,7 @@ import { parseTimeZone } from '../domain/dates/time-zone.ts';
 import { RestError } from '../domain/errors.ts';
 import { IcalInputError, IcalTooLargeError } from '../domain/ical/ical-input.ts';
 import { translate } from '../i18n/catalog.ts';
-import { UrlBuilder } from '../http/rest/urls.ts';
+import { UrlBuilder } from '../render/urls.ts';
 import type { RestContext } from '../http/rest/context.ts';
 import { fetchIcal } from '../services/ical-fetch.ts';
 import { importIcal, type ImportOptions, type ImportReport } from '../services/ical-import-service.ts';

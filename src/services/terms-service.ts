@@ -7,7 +7,7 @@ import { escapeSpecialChars } from '../domain/text/entities.ts';
 import { filterRichHtml, sanitizeTermName } from '../domain/text/html-filter.ts';
 import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
 import type { RestContext } from '../http/rest/context.ts';
-import { isHierarchical, serializeEmbeddedTerm } from '../http/serializers/term-serializer.ts';
+import { isHierarchical, serializeEmbeddedTerm } from '../render/json/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
 import { eventTermLinks, TermsRepository, type CountedTerm, type KeyedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
 import { lockUntilCommit } from '../storage/locks.ts';

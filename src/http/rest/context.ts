@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { translate, type Language, type MessageKey, type MessageVars } from '../../i18n/catalog.ts';
 import type { User } from '../../domain/users/user.ts';
-import { UrlBuilder } from './urls.ts';
+import { UrlBuilder } from '../../render/urls.ts';
 import type { Precondition } from '../../domain/sync/preconditions.ts';
 
 /** What a handler knows about the request it serves, independent of HTTP details. */

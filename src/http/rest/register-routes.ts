@@ -8,7 +8,7 @@ import { adoptObservedEpoch } from '../../services/read-cache.ts';
 import { epochObservedBefore, markReplayable } from '../replay/answer-replay.ts';
 import { renderRoute } from './route-index.ts';
 import { sendJson } from './send.ts';
-import { validateArgs } from './validate-args.ts';
+import { validateArgs } from '../../args/validate-args.ts';
 
 export interface RegisterOptions {
   basePath: string;

@@ -1,10 +1,10 @@
 import ICAL from 'ical.js';
-import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
-import { ZERO_DATETIME } from '../../../domain/dates/datetime-format.ts';
-import { occurrencePageUrl } from '../../../domain/events/event-web.ts';
-import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
-import type { EventModel } from '../event-serializer.ts';
-import type { RestContext } from '../../rest/context.ts';
+import { parseTimeZone } from '../../domain/dates/time-zone.ts';
+import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
+import { occurrencePageUrl } from '../../domain/events/event-web.ts';
+import { htmlToPlainText } from '../../domain/text/html-filter.ts';
+import type { EventModel } from '../json/event-serializer.ts';
+import type { RestContext } from '../../http/rest/context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
 import { addRecurrence, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';

@@ -11,7 +11,7 @@ import { embeddedTermsRead } from '../../services/terms-service.ts';
 import { readTogether } from '../../storage/reads-together.ts';
 import { MediaRepository } from '../../storage/repositories/media-repository.ts';
 import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RestContext } from '../../http/rest/context.ts';
 import { SeriesRepository, type SeriesSummary } from '../../storage/repositories/series-repository.ts';
 import { seriesRecurrence } from '../../services/series-service.ts';
 import { recurrenceLines } from '../../domain/recurrence/series.ts';

@@ -5,7 +5,7 @@ import { escapeSpecialChars } from '../../domain/text/entities.ts';
 import { plainTextExcerpt } from '../../domain/text/html-filter.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RestContext } from '../../http/rest/context.ts';
 import { serializeImage } from './image-serializer.ts';
 
 export interface LinkedSerializeOptions {

@@ -1,7 +1,7 @@
 import { VENUE } from '../../domain/linked-posts/linked-post-type.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RestContext } from '../../http/rest/context.ts';
 import { jsonLdDescription, serializeLinkedPost, type LinkedSerializeOptions } from './linked-post-serializer.ts';
 
 /** Without members that are empty (20 §4.5: "empty entries dropped"). */

@@ -5,10 +5,10 @@ import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts
 import type { User } from '../../domain/users/user.ts';
 // The import writes through the API's own argument rules, so that a copied record is judged
 // exactly as the same record sent to the API would be (no second copy of the rules).
-import { eventFields, writeArgs } from '../../http/routes/events/event-args.ts';
+import { eventFields, writeArgs } from '../event-args.ts';
 import type { RestContext } from '../../http/rest/context.ts';
-import { UrlBuilder } from '../../http/rest/urls.ts';
-import { validateArgs } from '../../http/rest/validate-args.ts';
+import { UrlBuilder } from '../../render/urls.ts';
+import { validateArgs } from '../../args/validate-args.ts';
 import { translate } from '../../i18n/catalog.ts';
 import { ImportRecordsRepository } from '../../storage/repositories/import-records-repository.ts';
 import type { Database, ImportKind, ImportRecordRow, Taxonomy } from '../../storage/schema.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Coalescer } from '../../../services/coalescer.ts';
 import type { CreateRequest, EventsService } from '../../../services/events-service.ts';
 import type { Database, EventRow } from '../../../storage/schema.ts';
-import { serializeEvents } from '../../serializers/event-serializer.ts';
+import { serializeEvents } from '../../../render/json/event-serializer.ts';
 
 export interface CreatedEvent {
   event: EventRow;
