@@ -1,6 +1,6 @@
 import type { ArgSpec, ArgSpecs } from './arg-spec.ts';
 import { coerceArg } from './coerce.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../domain/errors.ts';
 
 /** The validated parameters of one request. */
@@ -51,7 +51,7 @@ function specEntries(specs: ArgSpecs): ReadonlyArray<[string, ArgSpec]> {
 export async function validateArgs(
   specs: ArgSpecs,
   raw: Record<string, unknown>,
-  ctx: RestContext,
+  ctx: RenderContext,
   shadowed: Record<string, unknown> = {},
 ): Promise<Params> {
   const missing: string[] = [];

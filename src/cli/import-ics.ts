@@ -7,7 +7,7 @@ import { RestError } from '../domain/errors.ts';
 import { IcalInputError, IcalTooLargeError } from '../domain/ical/ical-input.ts';
 import { translate } from '../i18n/catalog.ts';
 import { UrlBuilder } from '../render/urls.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { fetchIcal } from '../services/ical-fetch.ts';
 import { importIcal, type ImportOptions, type ImportReport } from '../services/ical-import-service.ts';
 import { UsersService } from '../services/users-service.ts';
@@ -108,7 +108,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
       ? await fetchIcal(values.url, config.importUrlAllowlist, limits.maxBytes)
       : positionals[0] === '-' ? await readStdin() : await readFile(positionals[0]);
     const now = systemClock();
-    const ctx: RestContext = {
+    const ctx: RenderContext = {
       lang: 'en',
       user,
       urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'),

@@ -18,7 +18,7 @@ import type { Database, Taxonomy } from '../storage/schema.ts';
 import type { ArgSpec, ArgSpecs, Verdict } from '../args/arg-spec.ts';
 import type { Reason } from '../domain/errors.ts';
 import { parseList } from '../args/coerce.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import type { Params } from '../args/validate-args.ts';
 import { dateRule, isDateInput, isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../args/validators.ts';
 
@@ -266,7 +266,7 @@ export const scopeArg: ArgSpec = {
  * The spelling of a `recurrence` (60 §3), checked before anything is written; rules that need the
  * event's start (UNTIL before it, emptiness, the cap) are checked by the service.
  */
-function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): Verdict {
+function recurrenceCheck(value: unknown, ctx: RenderContext, raw: Readonly<Record<string, unknown>>): Verdict {
   if (isRecurrenceRemoval(value)) return true;
   const zone = typeof raw.timezone === 'string' && parseTimeZone(raw.timezone) !== null ? raw.timezone : 'UTC';
   try {

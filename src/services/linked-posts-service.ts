@@ -22,7 +22,7 @@ import { isTruthy } from '../domain/text/truthy.ts';
 import type { User } from '../domain/users/user.ts';
 import { serializeOrganizer } from '../render/json/organizer-serializer.ts';
 import { serializeVenue } from '../render/json/venue-serializer.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { existingVenueAndOrganizerIds, LinkedPostsRepository, type LinkedListFilter, type LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
@@ -636,7 +636,7 @@ export async function knownLinkedIds(db: Kysely<Database>, inputs: ReadonlyArray
  * creates a venue (or reuses its duplicate) in `trx`; bad input throws `rest_invalid_param`
  * (`venue`), a list or comma string `could-not-create-venue`.
  */
-export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string, known?: KnownLinkedIds): Promise<number | null> {
+export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RenderContext, siteZone: string, known?: KnownLinkedIds): Promise<number | null> {
   const form = venueForm(input);
   const verdict = await formVerdict(trx, VENUE, form, principal, ctx.now, transactionCheck(trx, VENUE, ctx.now, known?.venues));
   if (verdict !== true) throw invalidParam('venue', verdict);
@@ -648,7 +648,7 @@ export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, p
  * duplicates. Bad input throws `rest_invalid_param` (`organizer`), a bare object or comma
  * string `could-not-create-organizer`.
  */
-export async function resolveEventOrganizers(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string, known?: KnownLinkedIds): Promise<number[]> {
+export async function resolveEventOrganizers(trx: Kysely<Database>, input: unknown, principal: User, ctx: RenderContext, siteZone: string, known?: KnownLinkedIds): Promise<number[]> {
   const env: WriteEnv = { principal, now: ctx.now, siteZone };
   const forms = organizerForms(input);
   // Every item is checked before anything is created.
@@ -678,7 +678,7 @@ export interface EmbeddedLinkedPosts {
 export function embeddedLinkedPostsRead(
   db: Kysely<Database>,
   events: ReadonlyArray<{ id: number; venue_id: number | null }>,
-  ctx: RestContext,
+  ctx: RenderContext,
   options: { jsonLd: boolean },
 ): Read<Map<number, EmbeddedLinkedPosts>> {
   const venueIds = [...new Set(events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id])))];

@@ -6,7 +6,7 @@ import { REASONS } from '../domain/reasons.ts';
 import { escapeSpecialChars } from '../domain/text/entities.ts';
 import { filterRichHtml, sanitizeTermName } from '../domain/text/html-filter.ts';
 import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { isHierarchical, serializeEmbeddedTerm } from '../render/json/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
 import { eventTermLinks, TermsRepository, type CountedTerm, type KeyedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
@@ -167,7 +167,7 @@ export async function resolveEventTerms(trx: Kysely<Database>, inputs: ReadonlyA
 export function embeddedTermsRead(
   db: Kysely<Database>,
   eventIds: readonly number[],
-  ctx: RestContext,
+  ctx: RenderContext,
 ): Read<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
   const terms = new TermsRepository(db);
   const values: [string, ...number[]] = [utc(ctx.now), ...new Set(eventIds)];

@@ -1,22 +1,15 @@
 import type { FastifyRequest } from 'fastify';
-import { translate, type Language, type MessageKey, type MessageVars } from '../../i18n/catalog.ts';
-import type { User } from '../../domain/users/user.ts';
+import { translate } from '../../i18n/catalog.ts';
+import type { RenderContext } from '../../render/context.ts';
 import { UrlBuilder } from '../../render/urls.ts';
 import type { Precondition } from '../../domain/sync/preconditions.ts';
 
-/** What a handler knows about the request it serves, independent of HTTP details. */
-export interface RestContext {
-  readonly lang: Language;
-  /** null = visitor. */
-  readonly user: User | null;
-  readonly urls: UrlBuilder;
-  /** The request's instant (from the injectable clock): every rule of one request sees the same now. */
-  readonly now: Date;
+/** What a handler knows about the request it serves: the render context and the write's request details. */
+export interface RestContext extends RenderContext {
   /** 80 §1.3: the request's If-Match header and whether writes must send one. */
   readonly precondition?: Precondition;
   /** The connection the request came on: coalesced writes wait for the clients they answered. */
   readonly client?: object;
-  t(key: MessageKey, vars?: MessageVars): string;
 }
 
 export interface ContextOptions {

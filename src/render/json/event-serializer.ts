@@ -11,7 +11,7 @@ import { embeddedTermsRead } from '../../services/terms-service.ts';
 import { readTogether } from '../../storage/reads-together.ts';
 import { MediaRepository } from '../../storage/repositories/media-repository.ts';
 import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../../http/rest/context.ts';
+import type { RenderContext } from '../context.ts';
 import { SeriesRepository, type SeriesSummary } from '../../storage/repositories/series-repository.ts';
 import { seriesRecurrence } from '../../services/series-service.ts';
 import { recurrenceLines } from '../../domain/recurrence/series.ts';
@@ -46,7 +46,7 @@ interface Embedded extends EventParts {
 }
 
 /** The extension keys of series members (60 §5); standalone events get none. */
-function seriesKeys(event: EventRow, summary: SeriesSummary | undefined, ctx: RestContext): Record<string, unknown> {
+function seriesKeys(event: EventRow, summary: SeriesSummary | undefined, ctx: RenderContext): Record<string, unknown> {
   if (event.post_parent !== 0) {
     return { post_parent: event.post_parent, recurrence_id: event.recurrence_id, recurrence_exception: event.overridden !== null || event.recurrence_id !== event.start_local };
   }
@@ -76,7 +76,7 @@ function flag(value: number | null): boolean {
   return value === null ? true : value === 1;
 }
 
-function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
+function serializeOne(event: EventRow, embedded: Embedded, ctx: RenderContext, jsonLd: boolean): Record<string, unknown> {
   const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
   const url = occurrencePageUrl(ctx.urls.edition, event);
   const values = costValues(event);
@@ -160,7 +160,7 @@ export interface EventModel extends Embedded {
 export async function loadEventModels(
   db: Kysely<Database>,
   events: readonly EventRow[],
-  ctx: RestContext,
+  ctx: RenderContext,
   options: EventSerializeOptions = {},
 ): Promise<EventModel[]> {
   if (events.length === 0) return [];
@@ -181,7 +181,7 @@ export async function loadEventModels(
 }
 
 /** The parts of many events (terms, venues, organizers): one query per kind, one statement on PostgreSQL. */
-async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean): Promise<Map<number, EventParts>> {
+async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RenderContext, jsonLd: boolean): Promise<Map<number, EventParts>> {
   const { terms, linked } = await readTogether(db, {
     terms: embeddedTermsRead(db, events.map((event) => event.id), ctx),
     linked: embeddedLinkedPostsRead(db, events, ctx, { jsonLd }),
@@ -199,7 +199,7 @@ async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[],
  * names what its rendering depends on: the event and its venue link, the request's language and
  * address, and with json_ld the caller (embedded records carry it for who may read them).
  */
-async function keptEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean, view: CacheView<EventParts>): Promise<Map<number, EventParts>> {
+async function keptEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RenderContext, jsonLd: boolean, view: CacheView<EventParts>): Promise<Map<number, EventParts>> {
   const byId = new Map(events.map((event) => [event.id, event]));
   const missing = new DataLoader<number, EventParts>(async (ids) => {
     const loaded = await loadEventParts(db, ids.map((id) => byId.get(id)!), ctx, jsonLd);
@@ -215,7 +215,7 @@ async function keptEventParts(db: Kysely<Database>, events: readonly EventRow[],
  * function of the models (pages render from these too). A locked model is blanked and never
  * carries `json_ld`, as the API's single read gives it only to who may see the event.
  */
-export function renderEventObjects(models: readonly EventModel[], ctx: RestContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
+export function renderEventObjects(models: readonly EventModel[], ctx: RenderContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
   return models.map((model) => {
     const body = serializeOne(model.event, model, ctx, options.jsonLd === true && !model.locked);
     return model.locked ? redactLockedEvent(body) : body;
@@ -226,7 +226,7 @@ export function renderEventObjects(models: readonly EventModel[], ctx: RestConte
 export async function serializeEvents(
   db: Kysely<Database>,
   events: readonly EventRow[],
-  ctx: RestContext,
+  ctx: RenderContext,
   options: EventSerializeOptions = {},
 ): Promise<Record<string, unknown>[]> {
   return renderEventObjects(await loadEventModels(db, events, ctx, options), ctx, options);
@@ -235,7 +235,7 @@ export async function serializeEvents(
 export async function serializeEvent(
   db: Kysely<Database>,
   event: EventRow,
-  ctx: RestContext,
+  ctx: RenderContext,
   options: EventSerializeOptions = {},
 ): Promise<Record<string, unknown>> {
   const [body] = await serializeEvents(db, [event], ctx, options);
