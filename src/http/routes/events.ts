@@ -11,7 +11,8 @@ import type { ArgSpecs } from '../../args/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
 import type { Params } from '../../args/validate-args.ts';
-import { serializeEvent, type EventParts } from '../../render/json/event-serializer.ts';
+import type { EventParts } from '../../render/json/event-serializer.ts';
+import { serializeEvent } from '../../read/event-models.ts';
 import { nonEmptyStringRule } from '../../args/validators.ts';
 import {
   contextArg,

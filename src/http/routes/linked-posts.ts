@@ -10,9 +10,10 @@ import { venueSearchPieces } from '../../domain/text/search.ts';
 import { normalizeSlugLookup } from '../../domain/text/slug.ts';
 import { isTruthy } from '../../domain/text/truthy.ts';
 import {
-  createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf, imagesOf,
+  createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf,
   linkedFieldRules, listLinkedPosts, readLinkedPostInput, trashLinkedPost, updateLinkedPost, type WriteEnv,
 } from '../../services/linked-posts-service.ts';
+import { imagesOf } from '../../read/linked-post-models.ts';
 import type { LinkedListFilter, LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { Database, MediaRow } from '../../storage/schema.ts';
 import type { ArgSpecs } from '../../args/arg-spec.ts';

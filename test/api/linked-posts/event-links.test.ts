@@ -7,8 +7,9 @@ import type { User } from '../../../src/domain/users/user.ts';
 import type { RestContext } from '../../../src/http/rest/context.ts';
 import { UrlBuilder } from '../../../src/render/urls.ts';
 import {
-  embeddedLinkedPostsRead, resolveEventOrganizers, resolveEventVenue, validateEventOrganizerInput, validateEventVenueInput,
+  resolveEventOrganizers, resolveEventVenue, validateEventOrganizerInput, validateEventVenueInput,
 } from '../../../src/services/linked-posts-service.ts';
+import { embeddedLinkedPostsRead } from '../../../src/read/linked-post-models.ts';
 import { read } from '../../../src/storage/reads-together.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Coalescer } from '../../../services/coalescer.ts';
 import type { CreateRequest, EventsService } from '../../../services/events-service.ts';
 import type { Database, EventRow } from '../../../storage/schema.ts';
-import { serializeEvents } from '../../../render/json/event-serializer.ts';
+import { serializeEvents } from '../../../read/event-models.ts';
 import type { RestContext } from '../../rest/context.ts';
 
 export interface CreatedEvent {

@@ -14,7 +14,7 @@ import { queryString } from '../../../render/urls.ts';
 import type { Params } from '../../../args/validate-args.ts';
 import { isPositiveInteger, rule } from '../../../args/validators.ts';
 import { pageSize } from '../../../domain/reasons.ts';
-import { loadEventModels } from '../../../render/json/event-serializer.ts';
+import { loadEventModels } from '../../../read/event-models.ts';
 import { renderCalendar, type CalendarHead } from '../../../render/ical/calendar-renderer.ts';
 import { isException, type CalendarEntry } from '../../../render/ical/series-vevents.ts';
 import type { Status } from '../../../domain/status.ts';
