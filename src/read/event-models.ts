@@ -4,7 +4,7 @@ import { formatWall } from '../domain/dates/datetime-format.ts';
 import { defaultListStatuses } from '../domain/status.ts';
 import type { RenderContext } from '../render/context.ts';
 import { renderEventObjects, type EventModel, type EventParts } from '../render/json/event-serializer.ts';
-import type { CacheView } from '../services/read-cache.ts';
+import type { CacheView } from './read-cache.ts';
 import { readTogether } from '../storage/reads-together.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { SeriesRepository } from '../storage/repositories/series-repository.ts';

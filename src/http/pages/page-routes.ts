@@ -12,7 +12,7 @@ import { EDITION_PREFIXES, LANGUAGES, type Language } from '../../i18n/catalog.t
 import { eventOwnership, EventsService } from '../../services/events-service.ts';
 import { findLinkedPostById, findLinkedPostBySlug } from '../../services/linked-posts-service.ts';
 import { imagesOf } from '../../read/linked-post-models.ts';
-import { ReadCache } from '../../services/read-cache.ts';
+import { ReadCache } from '../../read/read-cache.ts';
 import { ObjectsRepository } from '../../storage/repositories/objects-repository.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { Storage } from '../../storage/database.ts';

@@ -1,4 +1,4 @@
-import { ReadCache } from '../../services/read-cache.ts';
+import { ReadCache } from '../../read/read-cache.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { RestContext } from './context.ts';
 import type { RestResponse } from './endpoint.ts';

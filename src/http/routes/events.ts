@@ -29,7 +29,7 @@ import { listEndpoint, listPages } from './events/event-list.ts';
 import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
-import { ReadCache, type CacheView } from '../../services/read-cache.ts';
+import { ReadCache, type CacheView } from '../../read/read-cache.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';

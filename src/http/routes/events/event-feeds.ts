@@ -4,7 +4,7 @@ import { RestError } from '../../../domain/errors.ts';
 import { isUnlocked } from '../../../domain/posts/password.ts';
 import { slugify } from '../../../domain/text/slug.ts';
 import { eventOwnership, type EventsService } from '../../../services/events-service.ts';
-import type { ReadCache } from '../../../services/read-cache.ts';
+import type { ReadCache } from '../../../read/read-cache.ts';
 import type { Database, EventRow } from '../../../storage/schema.ts';
 import type { ArgSpecs } from '../../../args/arg-spec.ts';
 import type { RestContext } from '../../rest/context.ts';

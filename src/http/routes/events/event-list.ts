@@ -16,7 +16,7 @@ import type { Params } from '../../../args/validate-args.ts';
 import type { EventParts } from '../../../render/json/event-serializer.ts';
 import { serializeEvents } from '../../../read/event-models.ts';
 import { JsonText } from '../../rest/send.ts';
-import { ReadCache } from '../../../services/read-cache.ts';
+import { ReadCache } from '../../../read/read-cache.ts';
 import type { Storage } from '../../../storage/database.ts';
 import type { DescribedWrite } from '../../../storage/write-journal.ts';
 import { listArgs, MAX_EVENTS_PER_PAGE } from '../../../services/event-args.ts';
