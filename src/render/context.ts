@@ -1,4 +1,4 @@
-import type { Language, MessageKey, MessageVars } from '../i18n/catalog.ts';
+import { translate, type Language, type MessageKey, type MessageVars } from '../i18n/catalog.ts';
 import type { User } from '../domain/users/user.ts';
 import type { UrlBuilder } from './urls.ts';
 
@@ -15,4 +15,9 @@ export interface RenderContext {
   /** The request's instant (from the injectable clock): every rule of one request sees the same now. */
   readonly now: Date;
   t(key: MessageKey, vars?: MessageVars): string;
+}
+
+/** A render context whose messages are the catalog's in its language. */
+export function renderContext(who: { lang: Language; user: User | null; urls: UrlBuilder; now: Date }): RenderContext {
+  return { ...who, t: (key, vars) => translate(who.lang, key, vars) };
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { translate } from '../../i18n/catalog.ts';
-import type { RenderContext } from '../../render/context.ts';
+import { renderContext, type RenderContext } from '../../render/context.ts';
 import { UrlBuilder } from '../../render/urls.ts';
 import type { Precondition } from '../../domain/sync/preconditions.ts';
 
@@ -25,12 +24,8 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
   const origin = options.publicUrl ?? `${request.protocol}://${request.host}`;
   const lang = request.lang;
   return {
-    lang,
-    user: request.user,
-    urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
-    now: options.now,
+    ...renderContext({ lang, user: request.user, urls: new UrlBuilder(origin, options.basePath, lang, options.namespace), now: options.now }),
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     client: request.raw.socket,
-    t: (key, vars) => translate(lang, key, vars),
   };
 }
