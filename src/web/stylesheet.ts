@@ -116,7 +116,9 @@ a[aria-current]{font-weight:700}
 .views a{display:block;padding:.5rem var(--space-4);text-decoration:none;font-weight:600}
 .views a:hover{background:var(--accent-tint);color:var(--text)}
 .views a[aria-current]{background:var(--accent);color:var(--on-accent)}
-.views a:focus-visible{outline-offset:-5px;outline-color:var(--on-accent);box-shadow:inset 0 0 0 2px var(--accent)}
+/* The group clips what is outside it: the ring goes inside, in the colour that reads on the fill. */
+.views a:focus,.views a:focus-visible{outline-offset:-4px}
+.views a[aria-current]:focus,.views a[aria-current]:focus-visible{outline-color:var(--on-accent)}
 .site-footer{display:flex;flex-wrap:wrap;gap:var(--space-4) var(--space-6);justify-content:space-between;align-items:flex-start;border-top:1px solid var(--border);margin-top:var(--space-7);padding:var(--space-5) 0}
 .menu summary{cursor:pointer;display:list-item;font-weight:600;color:var(--accent)}
 .menu ul{padding:var(--space-2) 0}
