@@ -1,7 +1,8 @@
 import { wallToUtc } from '../dates/time-zone.ts';
 import { readWall, wallAt, wallMillis, writeWall } from '../dates/wall-clock.ts';
+import { DAY_MS, dateFilter, dayNumberOf, WEEKDAYS, weekdayOf } from './date-filter.ts';
 import type { RecurrenceSpec } from './recurrence-input.ts';
-import { iterationRule, part, untilInZone, type Rule } from './rule.ts';
+import { part, untilInZone, type Rule } from './rule.ts';
 
 /** One instance of a series: its original local start in T and its recurrence key (60 §6.3). */
 export interface Instance {
@@ -28,81 +29,14 @@ export interface ExpansionBounds {
 }
 
 const timeOf = (wall: string) => wall.slice(11);
-
-function daysInMonth(year: number, month: number): number {
-  return wallAt(wallMillis({ year, month: month + 1, day: 0, hour: 0, minute: 0, second: 0 })).day;
-}
-
-const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
-const DAY_MS = 86_400_000;
-
-const dayNumber = (year: number, month: number, day: number) => wallMillis({ year, month, day, hour: 0, minute: 0, second: 0 }) / DAY_MS;
-
-/** Day number (days since 1970) of the first day of week 1 of `year` (RFC 5545: the first week with at least 4 days, starting on WKST). */
-function firstWeekStart(year: number, wkst: number): number {
-  const jan1 = dayNumber(year, 1, 1);
-  const offset = (new Date(jan1 * DAY_MS).getUTCDay() - wkst + 7) % 7;
-  return 7 - offset >= 4 ? jan1 - offset : jan1 - offset + 7;
-}
-
-/** The RFC 5545 week number of a date (positive) and the number of weeks of its week-year. */
-function weekNumber(year: number, month: number, day: number, wkst: number): { week: number; weeks: number } {
-  const today = dayNumber(year, month, day);
-  let weekYear = year;
-  if (today >= firstWeekStart(year + 1, wkst)) weekYear = year + 1;
-  else if (today < firstWeekStart(year, wkst)) weekYear = year - 1;
-  const start = firstWeekStart(weekYear, wkst);
-  return { week: Math.floor((today - start) / 7) + 1, weeks: (firstWeekStart(weekYear + 1, wkst) - start) / 7 };
-}
-
-/** Whether `day` is the n-th (negative: from the end) weekday of the span [first, last] it lies in. */
-function nthInSpan(n: number, day: number, first: number, last: number): boolean {
-  return n > 0 ? Math.floor((day - first) / 7) + 1 === n : Math.floor((last - day) / 7) + 1 === -n;
-}
-
-/**
- * Whether a date is admitted by the rule's date parts BYMONTH, BYMONTHDAY, BYYEARDAY, BYWEEKNO
- * and BYDAY (ordinals within the month or the year, as the rule says). A part naming a date the
- * month or year does not have (30 February) admits nothing there: RFC 5545 ignores invalid dates.
- */
-function satisfiesRule(rule: Rule, wall: string): boolean {
-  const w = readWall(wall);
-  const months = part(rule, 'BYMONTH');
-  if (months !== undefined && !months.split(',').map(Number).includes(w.month)) return false;
-  const last = daysInMonth(w.year, w.month);
-  const monthDays = part(rule, 'BYMONTHDAY');
-  if (monthDays !== undefined && !monthDays.split(',').map(Number).some((n) => (n > 0 ? n : last + 1 + n) === w.day)) return false;
-  const yearDays = part(rule, 'BYYEARDAY');
-  if (yearDays !== undefined) {
-    const day = dayNumber(w.year, w.month, w.day) - dayNumber(w.year, 1, 1) + 1;
-    const length = dayNumber(w.year + 1, 1, 1) - dayNumber(w.year, 1, 1);
-    if (!yearDays.split(',').map(Number).some((n) => (n > 0 ? n : length + 1 + n) === day)) return false;
-  }
-  const wkst = WEEKDAYS.indexOf(part(rule, 'WKST') ?? 'MO');
-  const weekNumbers = part(rule, 'BYWEEKNO');
-  if (weekNumbers !== undefined) {
-    const { week, weeks } = weekNumber(w.year, w.month, w.day, wkst);
-    if (!weekNumbers.split(',').map(Number).some((n) => (n > 0 ? n : weeks + 1 + n) === week)) return false;
-  }
-  const days = part(rule, 'BYDAY');
-  if (days === undefined) return true;
-  const today = dayNumber(w.year, w.month, w.day);
-  const weekday = WEEKDAYS[new Date(today * DAY_MS).getUTCDay()];
-  // Ordinals count within the month (MONTHLY, or YEARLY with BYMONTH) or else within the year.
-  const inMonth = rule.freq === 'MONTHLY' || months !== undefined;
-  const [first, end] = inMonth ? [dayNumber(w.year, w.month, 1), dayNumber(w.year, w.month, last)] : [dayNumber(w.year, 1, 1), dayNumber(w.year, 12, 31)];
-  return days.split(',').some((item) => {
-    if (!item.endsWith(weekday)) return false;
-    const ordinal = item.slice(0, -2);
-    return ordinal === '' || nthInSpan(Number(ordinal), today, first, end);
-  });
-}
+const dayOfWall = (wall: string) => dayNumberOf(Number(wall.slice(0, 4)), Number(wall.slice(5, 7)), Number(wall.slice(8, 10)));
+const dateOfDay = (day: number) => writeWall(wallAt(day * DAY_MS)).slice(0, 10);
 
 /** The date parts RFC 5545 §3.3.10 takes from DTSTART when the rule gives none. */
 function withImpliedParts(rule: Rule, dtstart: string): Rule {
   const has = (name: string) => part(rule, name) !== undefined;
   const w = readWall(dtstart);
-  const weekday = WEEKDAYS[new Date(wallMillis(w)).getUTCDay()];
+  const weekday = WEEKDAYS[weekdayOf(dayOfWall(dtstart))];
   const implied: Array<[string, string]> = [];
   if (rule.freq === 'WEEKLY' && !has('BYDAY')) implied.push(['BYDAY', weekday]);
   if (rule.freq === 'MONTHLY' && !has('BYDAY') && !has('BYMONTHDAY')) implied.push(['BYMONTHDAY', String(w.day)]);
@@ -136,7 +70,7 @@ function timesOfDay(rule: Rule, dtstart: string): Array<{ hour: number; time: st
 function periodOf(rule: Rule, day: number, hour: number, wkst: number): number {
   if (rule.freq === 'HOURLY') return day * 24 + hour;
   if (rule.freq === 'DAILY') return day;
-  if (rule.freq === 'WEEKLY') return (day - ((new Date(day * DAY_MS).getUTCDay() - wkst + 7) % 7)) / 7;
+  if (rule.freq === 'WEEKLY') return (day - ((weekdayOf(day) - wkst + 7) % 7)) / 7;
   const { year, month } = wallAt(day * DAY_MS);
   return rule.freq === 'MONTHLY' ? year * 12 + month - 1 : year;
 }
@@ -144,9 +78,9 @@ function periodOf(rule: Rule, day: number, hour: number, wkst: number): number {
 /** The first day of DTSTART's period: BYSETPOS counts from the period's start, before DTSTART too. */
 function periodStartDay(rule: Rule, dtstart: number, wkst: number): number {
   const { year, month } = wallAt(dtstart * DAY_MS);
-  if (rule.freq === 'WEEKLY') return dtstart - ((new Date(dtstart * DAY_MS).getUTCDay() - wkst + 7) % 7);
-  if (rule.freq === 'MONTHLY') return dayNumber(year, month, 1);
-  if (rule.freq === 'YEARLY') return dayNumber(year, 1, 1);
+  if (rule.freq === 'WEEKLY') return dtstart - ((weekdayOf(dtstart) - wkst + 7) % 7);
+  if (rule.freq === 'MONTHLY') return dayNumberOf(year, month, 1);
+  if (rule.freq === 'YEARLY') return dayNumberOf(year, 1, 1);
   return dtstart;
 }
 
@@ -159,23 +93,22 @@ function periodStartDay(rule: Rule, dtstart: number, wkst: number): number {
  * February), BY lists not in ascending order), and a list of its known faults is never complete.
  */
 function* candidates(rule: Rule, dtstart: string, end: string): Generator<string> {
-  const full = withImpliedParts(rule, dtstart);
+  const admits = dateFilter(withImpliedParts(rule, dtstart));
   const interval = Number(part(rule, 'INTERVAL') ?? '1');
   const wkst = WEEKDAYS.indexOf(part(rule, 'WKST') ?? 'MO');
   const positions = part(rule, 'BYSETPOS')?.split(',').map(Number);
   const times = timesOfDay(rule, dtstart);
-  const start = readWall(dtstart);
-  const startDay = dayNumber(start.year, start.month, start.day);
-  const first = periodOf(rule, startDay, start.hour, wkst);
-  const endDay = dayNumber(readWall(end).year, readWall(end).month, readWall(end).day);
+  const startDay = dayOfWall(dtstart);
+  const first = periodOf(rule, startDay, readWall(dtstart).hour, wkst);
+  const endDay = dayOfWall(end);
   const select = (set: string[]) => (positions === undefined ? set : [...new Set(positions.map((n) => set[n > 0 ? n - 1 : set.length + n]).filter((v) => v !== undefined))].sort());
   let bucket: string[] = [];
   let bucketPeriod = first;
   for (let day = periodStartDay(rule, startDay, wkst); ; day++) {
     // Past the end only once the last period is over: BYSETPOS needs complete periods.
     if (day > endDay && periodOf(rule, day, 0, wkst) !== bucketPeriod) break;
-    const date = writeWall(wallAt(day * DAY_MS)).slice(0, 10);
-    if (!satisfiesRule(full, `${date} 00:00:00`)) continue;
+    if (!admits(day)) continue;
+    const date = dateOfDay(day);
     for (const { hour, time } of times) {
       const period = periodOf(rule, day, hour, wkst);
       if (period !== bucketPeriod) {

@@ -140,11 +140,6 @@ export function formatRule(rule: Rule, zone: string): string {
   return pieces.join(';');
 }
 
-/** The rule text ical.js iterates: no COUNT/UNTIL (the service stops the iteration itself). */
-export function iterationRule(rule: Rule): string {
-  return [`FREQ=${rule.freq}`, ...rule.parts.map(([name, value]) => `${name}=${value}`)].join(';');
-}
-
 export function part(rule: Rule, name: string): string | undefined {
   return rule.parts.find(([partName]) => partName === name)?.[1];
 }

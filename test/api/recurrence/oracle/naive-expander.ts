@@ -5,7 +5,7 @@
  * Slow and obvious on purpose: it has to be easy to check by reading.
  */
 
-export type Freq = 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
+export type Freq = 'HOURLY' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
 export const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const;
 
 export interface OracleRule {
@@ -64,10 +64,34 @@ export function dateOf(day: number): string {
 }
 
 const weekdayOf = (day: number) => (((day + 4) % 7) + 7) % 7;
-const yearOf = (day: number) => new Date(day * DAY).getUTCFullYear();
-const monthOf = (day: number) => new Date(day * DAY).getUTCMonth() + 1;
-const dayOfMonth = (day: number) => new Date(day * DAY).getUTCDate();
-const firstOfMonth = (year: number, month: number) => Date.UTC(year, month - 1, 1) / DAY;
+
+interface CalendarDay {
+  year: number;
+  month: number;
+  dayOfMonth: number;
+  monthStart: number;
+  monthLength: number;
+  yearStart: number;
+  yearLength: number;
+}
+// Every series asks about the same days again: their calendar fields are worked out once.
+const calendarDays = new Map<number, CalendarDay>();
+function calendar(day: number): CalendarDay {
+  let known = calendarDays.get(day);
+  if (!known) {
+    const d = new Date(day * DAY);
+    const year = d.getUTCFullYear();
+    const month = d.getUTCMonth() + 1;
+    const monthStart = Date.UTC(year, month - 1, 1) / DAY;
+    const yearStart = Date.UTC(year, 0, 1) / DAY;
+    known = { year, month, dayOfMonth: d.getUTCDate(), monthStart, monthLength: Date.UTC(year, month, 1) / DAY - monthStart, yearStart, yearLength: Date.UTC(year + 1, 0, 1) / DAY - yearStart };
+    calendarDays.set(day, known);
+  }
+  return known;
+}
+const yearOf = (day: number) => calendar(day).year;
+const monthOf = (day: number) => calendar(day).month;
+const dayOfMonth = (day: number) => calendar(day).dayOfMonth;
 const firstOfYear = (year: number) => Date.UTC(year, 0, 1) / DAY;
 
 /** The day starting week 1 of `year`: the first week with at least four days of the year, weeks starting on WKST. */
@@ -102,12 +126,7 @@ function withDefaults(rule: OracleRule, dtstartDay: number): OracleRule {
 }
 
 function admitsDay(rule: OracleRule, day: number): boolean {
-  const year = yearOf(day);
-  const month = monthOf(day);
-  const monthStart = firstOfMonth(year, month);
-  const monthLength = firstOfMonth(year + (month === 12 ? 1 : 0), month === 12 ? 1 : month + 1) - monthStart;
-  const yearStart = firstOfYear(year);
-  const yearLength = firstOfYear(year + 1) - yearStart;
+  const { year, month, monthStart, monthLength, yearStart, yearLength } = calendar(day);
   if (rule.byMonth && !rule.byMonth.includes(month)) return false;
   if (rule.byWeekNo) {
     const { week, weeks } = weekNumberOf(day, rule.wkst);
@@ -131,8 +150,9 @@ function admitsDay(rule: OracleRule, day: number): boolean {
   return true;
 }
 
-/** Index of the FREQ period a day falls in, counted so that DTSTART's period is 0. */
-function periodIndex(rule: OracleRule, day: number, dtstartDay: number): number {
+/** Index of the FREQ period a day and hour fall in, counted so that DTSTART's period is 0. */
+function periodIndex(rule: OracleRule, day: number, hour: number, dtstartDay: number, dtstartHour: number): number {
+  if (rule.freq === 'HOURLY') return (day - dtstartDay) * 24 + hour - dtstartHour;
   if (rule.freq === 'DAILY') return day - dtstartDay;
   if (rule.freq === 'WEEKLY') {
     const weekStart = (d: number) => d - ((weekdayOf(d) - rule.wkst + 7) % 7);
@@ -151,10 +171,12 @@ export function ruleStarts(rule: OracleRule, dtstart: string, lastDay: number, s
   const dtstartDay = dayNumber(dtstart.slice(0, 10));
   const effective = withDefaults(rule, dtstartDay);
   const time = dtstart.slice(11);
-  const hours = rule.byHour ?? [Number(time.slice(0, 2))];
+  const dtstartHour = Number(time.slice(0, 2));
+  const everyHour = Array.from({ length: 24 }, (_, h) => h);
+  const hours = rule.byHour ?? (rule.freq === 'HOURLY' ? everyHour : [dtstartHour]);
   const minutes = rule.byMinute ?? [Number(time.slice(3, 5))];
   const seconds = time.slice(6, 8);
-  const times = hours.flatMap((h) => minutes.map((m) => `${pad(h)}:${pad(m)}:${seconds}`)).sort();
+  const times = hours.flatMap((h) => minutes.map((m) => ({ hour: h, time: `${pad(h)}:${pad(m)}:${seconds}` }))).sort((a, b) => (a.time < b.time ? -1 : 1));
   const out = [dtstart];
   let period: string[] = [];
   let periodNumber = Number.NaN;
@@ -168,15 +190,17 @@ export function ruleStarts(rule: OracleRule, dtstart: string, lastDay: number, s
     period = [];
   };
   // Start a year early: a WEEKLY, MONTHLY or YEARLY period may begin before DTSTART (BYSETPOS counts from there).
-  for (let day = dtstartDay - 366; day <= lastDay + 366 && out.length < stopAfter; day++) {
-    const index = periodIndex(rule, day, dtstartDay);
-    if (index !== periodNumber) {
-      flush();
-      periodNumber = index;
-      if (day > lastDay) break;
+  walk: for (let day = dtstartDay - 366; day <= lastDay + 366 && out.length < stopAfter; day++) {
+    const admitted = admitsDay(effective, day);
+    for (const { hour, time: t } of times) {
+      const index = periodIndex(rule, day, hour, dtstartDay, dtstartHour);
+      if (index !== periodNumber) {
+        flush();
+        periodNumber = index;
+        if (day > lastDay) break walk;
+      }
+      if (admitted && index >= 0 && index % rule.interval === 0) period.push(`${dateOf(day)} ${t}`);
     }
-    if (index < 0 || index % rule.interval !== 0 || !admitsDay(effective, day)) continue;
-    for (const t of times) period.push(`${dateOf(day)} ${t}`);
   }
   flush();
   return out;

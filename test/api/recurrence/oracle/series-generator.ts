@@ -44,16 +44,17 @@ const byDayArb = (ordinals: boolean) =>
 
 function ruleArb(freq: Freq, timed: boolean): fc.Arbitrary<Omit<OracleRule, 'count' | 'untilWall' | 'untilUtc'>> {
   const monthly = freq === 'MONTHLY' || freq === 'YEARLY';
+  const hourly = freq === 'HOURLY';
   return fc
     .record(
       {
-        interval: freq === 'YEARLY' ? fc.constantFrom(1, 1, 2) : fc.constantFrom(1, 1, 2, 3),
+        interval: freq === 'YEARLY' ? fc.constantFrom(1, 1, 2) : hourly ? fc.constantFrom(1, 2, 5, 12) : fc.constantFrom(1, 1, 2, 3),
         byMonth: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }), { freq: freq === 'YEARLY' ? 2 : 4 }),
         byMonthDay: freq === 'WEEKLY' ? fc.constant(null) : fc.option(signedList([1, 2, 13, 15, 28, 29, 30, 31, -1, -2, -3, -7, -29, -31], 2), { freq: 3 }),
         byDay: fc.option(byDayArb(monthly), { freq: 2 }),
         byYearDay: freq === 'YEARLY' ? fc.option(signedList([1, 59, 60, 100, 200, 365, 366, -1, -306, -366], 2), { freq: 8 }) : fc.constant(null),
         byWeekNo: freq === 'YEARLY' ? fc.option(signedList([1, 2, 20, 52, 53, -1, -2], 2), { freq: 8 }) : fc.constant(null),
-        byHour: timed ? fc.option(fc.uniqueArray(fc.constantFrom(0, 1, 2, 3, 9, 23), { minLength: 1, maxLength: 2 }), { freq: 6 }) : fc.constant(null),
+        byHour: timed ? fc.option(fc.uniqueArray(fc.constantFrom(0, 1, 2, 3, 9, 23), { minLength: 1, maxLength: hourly ? 4 : 2 }), { freq: hourly ? 2 : 6 }) : fc.constant(null),
         byMinute: timed ? fc.option(fc.uniqueArray(fc.constantFrom(0, 15, 30, 45), { minLength: 1, maxLength: 2 }), { freq: 8 }) : fc.constant(null),
         bySetPos: fc.option(signedList([1, 2, 3, -1, -2], 2), { freq: 6 }),
         wkst: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 4 }),
@@ -139,7 +140,9 @@ export interface SeriesDraw {
 }
 
 export const seriesDrawArb: fc.Arbitrary<SeriesDraw> = fc
-  .record({ zone: fc.constantFrom(...ZONES), allDay: fc.boolean(), freq: fc.constantFrom<Freq>('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY') })
+  .record({ zone: fc.constantFrom(...ZONES), allDay: fc.boolean(), freq: fc.constantFrom<Freq>('HOURLY', 'DAILY', 'DAILY', 'WEEKLY', 'WEEKLY', 'MONTHLY', 'MONTHLY', 'YEARLY', 'YEARLY') })
+  // HOURLY series are timed: an all-day event has no hours.
+  .map((draw) => (draw.freq === 'HOURLY' ? { ...draw, allDay: false } : draw))
   .chain(({ zone, allDay, freq }) =>
     fc.record({
       zone: fc.constant(zone),
@@ -153,11 +156,12 @@ export const seriesDrawArb: fc.Arbitrary<SeriesDraw> = fc
         fc.record({ kind: fc.constant('count' as const), count: fc.integer({ min: 1, max: 14 }) }),
         fc.record({
           kind: fc.constant('until' as const),
-          days: fc.integer({ min: 0, max: { DAILY: 40, WEEKLY: 120, MONTHLY: 400, YEARLY: 1200 }[freq] }),
+          days: fc.integer({ min: 0, max: { HOURLY: 3, DAILY: 40, WEEKLY: 120, MONTHLY: 400, YEARLY: 1200 }[freq] }),
           time: timeArb,
           form: fc.constantFrom('utc' as const, 'floating' as const, 'date' as const),
         }),
-        fc.constant({ kind: 'none' as const }),
+        // An open-ended HOURLY rule passes the cap before the horizon.
+        fc.constant(freq === 'HOURLY' ? { kind: 'count' as const, count: 3 } : { kind: 'none' as const }),
       ),
       rdate: fc.array(dateDrawArb(zone), { maxLength: 3 }),
       exdate: fc.array(dateDrawArb(zone), { maxLength: 3 }),
