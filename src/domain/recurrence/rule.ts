@@ -3,9 +3,8 @@ import { isCalendarDate } from '../dates/wall-clock.ts';
 import { RecurrenceError } from './recurrence-error.ts';
 
 /**
- * An RRULE (RFC 5545 §3.3.10) checked strictly: ical.js accepts unknown parts, out-of-range
- * values and COUNT together with UNTIL without a word (60 §3.1), so the rule is read here first
- * and the library only ever sees a rule that passed.
+ * An RRULE (RFC 5545 §3.3.10) checked strictly (60 §3.1): unknown parts, out-of-range values,
+ * COUNT together with UNTIL and parts RFC 5545 forbids for the frequency are refused.
  */
 export interface Rule {
   freq: Frequency;
