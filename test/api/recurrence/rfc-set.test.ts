@@ -38,6 +38,9 @@ for (const dialect of DIALECTS) {
       const listed = await starts({ start_date: '2027-03-28 02:30', end_date: '2027-03-28 03:30', timezone: 'Europe/Rome', recurrence: ['RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU', 'RDATE;TZID=Europe/Rome:20280326T023000'] });
       // 02:30 does not exist on either spring-forward Sunday: read with the offset before the gap (60 §4 step 6).
       assert.deepEqual(listed, ['2027-03-28 02:30:00 2027-03-28 01:30:00Z', '2027-10-31 02:30:00 2027-10-31 01:30:00Z', '2028-03-26 02:30:00 2028-03-26 01:30:00Z']);
+      const master = await createSeries(t, { start_date: '2027-03-28 02:30', end_date: '2027-03-28 03:30', timezone: 'Europe/Rome', recurrence: ['RRULE:FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU'] });
+      // The create answer shows the horizon the series was materialised to, as a later read does.
+      assert.equal(master.occurrences.horizon, '2028-10-08');
     });
 
     test('the same instant written in UTC removes or merges it too, and a gap instance by the wall clock it moves to', async () => {
