@@ -151,7 +151,10 @@ export function expandRecurrence(spec: RecurrenceSpec, bounds: ExpansionBounds):
   // other after it) are one instance, kept at the earlier wall clock; an EXDATE removes it by either.
   const instant = (wall: string) => wallToUtc(wall, bounds.zone);
   const byInstant = new Map<string, string>();
-  for (const start of [...starts, ...rdates].sort()) if (!byInstant.has(instant(start))) byInstant.set(instant(start), start);
+  for (const start of [...starts, ...rdates].sort()) {
+    const utc = instant(start);
+    if (!byInstant.has(utc)) byInstant.set(utc, start);
+  }
   const excludedInstants = new Set(spec.exdate.filter((entry) => entry.length > 10).map(instant));
   const excludedDates = new Set(spec.exdate.filter((entry) => entry.length === 10));
   const kept = [...byInstant].filter(([utc, start]) => !excludedInstants.has(utc) && !excludedDates.has(start.slice(0, 10))).map(([, start]) => start);
