@@ -25,14 +25,18 @@ const LAST_DAY = dayNumber('2028-09-30');
 const pad = (n: number) => String(n).padStart(2, '0');
 const compact = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T');
 
-const timeArb = fc.oneof(fc.constantFrom(...DST_TIMES), fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 15, 30, 45)).map(([h, m]) => `${pad(h)}:${pad(m)}`));
+const timeArb = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...DST_TIMES) }, { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 15, 30, 45)).map(([h, m]) => `${pad(h)}:${pad(m)}`) });
 
 /** A day: anywhere in the span, or at (a week or a year before) a DST change of the zone. */
 const dayArb = (zone: string) =>
   fc.oneof(
-    fc.integer({ min: FIRST_DAY, max: LAST_DAY }),
-    fc.tuple(fc.constantFrom(...TRANSITIONS[zone]!), fc.constantFrom(0, 0, -1, -7, -14, -28, -364, 1)).map(([date, shift]) => dayNumber(date) + shift),
+    { weight: 1, arbitrary: fc.integer({ min: FIRST_DAY, max: LAST_DAY }) },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...TRANSITIONS[zone]!), fc.constantFrom(0, 0, 0, -1, -7, -7, -14, -28, -364, 1)).map(([date, shift]) => dayNumber(date) + shift) },
   );
+
+/** `arbitrary` in about one draw of `oneIn`, else null (fc.option's `freq` is the other way round). */
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number) =>
+  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
 
 const signedList = (values: number[], max: number) => fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max });
 
@@ -49,18 +53,17 @@ function ruleArb(freq: Freq, timed: boolean): fc.Arbitrary<Omit<OracleRule, 'cou
     .record(
       {
         interval: freq === 'YEARLY' ? fc.constantFrom(1, 1, 2) : hourly ? fc.constantFrom(1, 2, 5, 12) : fc.constantFrom(1, 1, 2, 3),
-        byMonth: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }), { freq: freq === 'YEARLY' ? 2 : 4 }),
-        byMonthDay: freq === 'WEEKLY' ? fc.constant(null) : fc.option(signedList([1, 2, 13, 15, 28, 29, 30, 31, -1, -2, -3, -7, -29, -31], 2), { freq: 3 }),
-        byDay: fc.option(byDayArb(monthly), { freq: 2 }),
-        byYearDay: freq === 'YEARLY' ? fc.option(signedList([1, 59, 60, 100, 200, 365, 366, -1, -306, -366], 2), { freq: 8 }) : fc.constant(null),
-        byWeekNo: freq === 'YEARLY' ? fc.option(signedList([1, 2, 20, 52, 53, -1, -2], 2), { freq: 8 }) : fc.constant(null),
-        byHour: timed ? fc.option(fc.uniqueArray(fc.constantFrom(0, 1, 2, 3, 9, 23), { minLength: 1, maxLength: hourly ? 4 : 2 }), { freq: hourly ? 2 : 6 }) : fc.constant(null),
-        byMinute: timed ? fc.option(fc.uniqueArray(fc.constantFrom(0, 15, 30, 45), { minLength: 1, maxLength: 2 }), { freq: 8 }) : fc.constant(null),
-        bySetPos: fc.option(signedList([1, 2, 3, -1, -2], 2), { freq: 6 }),
-        wkst: fc.option(fc.integer({ min: 0, max: 6 }), { freq: 4 }),
-        wideOrdinal: freq === 'YEARLY' ? fc.option(fc.constantFrom(20, -20, 53), { freq: 6 }) : fc.constant(null),
+        byMonth: sometimes(fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }), freq === 'YEARLY' ? 2 : 4),
+        byMonthDay: freq === 'WEEKLY' ? fc.constant(null) : sometimes(signedList([1, 2, 13, 15, 28, 29, 30, 31, -1, -2, -3, -7, -29, -31], 2), 3),
+        byDay: sometimes(byDayArb(monthly), 2),
+        byYearDay: freq === 'YEARLY' ? sometimes(signedList([1, 59, 60, 100, 200, 365, 366, -1, -306, -366], 2), 8) : fc.constant(null),
+        byWeekNo: freq === 'YEARLY' ? sometimes(signedList([1, 2, 20, 52, 53, -1, -2], 2), 8) : fc.constant(null),
+        byHour: timed ? sometimes(fc.uniqueArray(fc.constantFrom(0, 1, 2, 3, 9, 23), { minLength: 1, maxLength: hourly ? 4 : 2 }), hourly ? 2 : 6) : fc.constant(null),
+        byMinute: timed ? sometimes(fc.uniqueArray(fc.constantFrom(0, 15, 30, 45), { minLength: 1, maxLength: 2 }), 8) : fc.constant(null),
+        bySetPos: sometimes(signedList([1, 2, 3, -1, -2], 2), 6),
+        wkst: sometimes(fc.integer({ min: 0, max: 6 }), 4),
+        wideOrdinal: freq === 'YEARLY' ? sometimes(fc.constantFrom(20, -20, 53), 6) : fc.constant(null),
       },
-      { requiredKeys: [] },
     )
     .map((r) => {
       let byDay: Array<[number, number]> | undefined = r.byDay ?? undefined;
@@ -69,7 +72,7 @@ function ruleArb(freq: Freq, timed: boolean): fc.Arbitrary<Omit<OracleRule, 'cou
       if (r.wideOrdinal && !r.byMonth && !r.byWeekNo && byDay) byDay = [[r.wideOrdinal, byDay[0]![1]], ...byDay.slice(1)];
       const rule: OracleRule = {
         freq,
-        interval: r.interval ?? 1,
+        interval: r.interval,
         byMonth: r.byMonth ?? undefined,
         byMonthDay: r.byMonthDay ?? undefined,
         byDay,
