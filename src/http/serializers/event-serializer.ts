@@ -17,7 +17,7 @@ import { seriesRecurrence } from '../../services/series-service.ts';
 import { recurrenceLines } from '../../domain/recurrence/series.ts';
 import { defaultListStatuses } from '../../domain/status.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
-import { serializeImage } from './image-serializer.ts';
+import { imageUrl, serializeImage } from './image-serializer.ts';
 import type { CacheView } from '../../services/read-cache.ts';
 
 export interface EventSerializeOptions {
@@ -82,7 +82,7 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jso
   const values = costValues(event);
   const position = event.currency_position as CurrencyPosition;
   const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));
-  const image = serializeImage(embedded.image);
+  const image = serializeImage(embedded.image, ctx.urls.site);
   const body: Record<string, unknown> = {
     id: event.id,
     global_id: globalId,
@@ -131,7 +131,7 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jso
     body.json_ld = eventJsonLd({
       ...event,
       title: body.title as string,
-      imageUrl: image ? image.url : undefined,
+      imageUrl: embedded.image ? imageUrl(embedded.image, ctx.urls.site) : undefined,
       url,
       cost,
       currencySymbol: event.currency_symbol === '' ? '$' : event.currency_symbol,
