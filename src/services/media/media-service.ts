@@ -46,6 +46,10 @@ export class MediaService {
     this.queue = new ProcessingQueue(settings.concurrency);
   }
 
+  get db() {
+    return this.storage.db;
+  }
+
   /** Checks, processes and stores an upload; on any failure nothing is stored. */
   async upload(input: UploadInput): Promise<MediaRow> {
     if (input.bytes.length > this.settings.maxBytes) throw new RestError(413, 'rest_upload_file_too_big');
