@@ -251,6 +251,28 @@ for (const dialect of DIALECTS) {
         for (const url of [answer.body.url, ...Object.values<any>(answer.body.sizes).map((size) => size.url)]) assert.equal((await served(url)).status, 404);
       });
 
+      test('pages: srcset, sizes, width and height on the single page; the medium size, lazily, in lists', async () => {
+        const answer = await upload({ bytes: await jpeg(2400, 1600), name: 'stage.jpg', as: 'editor' });
+        const sizes = answer.body.sizes;
+        const event = await t.request('POST', `${NS}/events`, { as: 'editor', body: { title: 'Stage night', start_date: '2031-03-01 20:00', end_date: '2031-03-01 22:00', image: answer.body.id } });
+        const page = await t.app.inject({ method: 'GET', url: new URL(event.body.url).pathname });
+        const img = /<img [^>]*>/.exec(page.body)?.[0] ?? '';
+        assert.match(img, new RegExp(`src="${sizes.large.url}"`));
+        assert.match(img, / width="1024" height="683"/);
+        assert.match(img, /sizes="\(max-width: 1024px\) 100vw, 1024px"/);
+        assert.match(img, /alt="Stage night"/);
+        assert.doesNotMatch(img, /loading=/);
+        const srcset = /srcset="([^"]*)"/.exec(img)![1].split(', ');
+        // The thumbnail (square) has another ratio; the full 2400 is over the srcset width limit.
+        assert.deepEqual(srcset, [sizes.medium, sizes.large, sizes.medium_large, sizes['1536x1536'], sizes['2048x2048']].map((size) => `${size.url} ${size.width}w`));
+        const list = await t.app.inject({ method: 'GET', url: '/events/list/?tribe-bar-date=2031-03-01' });
+        const summary = new RegExp(`<img [^>]*src="${sizes.medium.url}"[^>]*>`).exec(list.body)?.[0] ?? '';
+        assert.match(summary, /loading="lazy"/);
+        // An empty alt (decoration) is written as the bare attribute.
+        assert.match(summary, / alt(="")? /);
+        assert.match(summary, / width="300" height="200"/);
+      });
+
       test('wp/v2: users/me, a multipart upload, then an event with the image through the drop-in namespace', async () => {
         const me = await t.request('GET', '/wp/v2/users/me', { as: 'author' });
         assert.deepEqual(Object.keys(me.body), ['id', 'name', 'url', 'description', 'slug']);
