@@ -8,6 +8,9 @@ import { fullDimensions, plannedSizes, sizeFileKey, type Dimensions, type Planne
 // No decoded image is kept between uploads, and only the five loaders we feed are reachable
 // (110-media §3.1): a sniffing mistake can never reach the SVG, PDF or TIFF loaders.
 sharp.cache(false);
+// One libvips thread per image: uploads run side by side up to CALENDAR_UPLOAD_CONCURRENCY, and
+// on a small machine a core stays free for the event loop (§4.5: no stall over 50 ms).
+sharp.concurrency(1);
 sharp.block({ operation: ['VipsForeignLoad'] });
 sharp.unblock({
   operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadNsgifBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadHeifBuffer'],
