@@ -299,6 +299,40 @@ for (const dialect of DIALECTS) {
   }
 }
 
+for (const dialect of DIALECTS) {
+  describe(`media upload byte limit [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    let t: TestApp;
+    let directory: string;
+    before(async () => {
+      directory = mkdtempSync(join(tmpdir(), 'calendar-uploads-'));
+      t = await startTestApp(dialect, { env: { CALENDAR_UPLOADS_DIR: directory, CALENDAR_UPLOAD_MAX_BYTES: '4096' } });
+    });
+    after(async () => {
+      await t.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+
+    test('CALENDAR_UPLOAD_MAX_BYTES exactly is accepted, one byte over is 413, raw or multipart', async () => {
+      const image = await jpeg(64, 64);
+      // Zero bytes after EOI pad the file to the size wanted; they hold no markup.
+      const sized = (length: number) => Buffer.concat([image, Buffer.alloc(length - image.length)]);
+      const raw = async (bytes: Buffer) => (await t.app.inject({
+        method: 'POST', url: MEDIA, payload: bytes,
+        headers: { authorization: t.authHeader(t.users.editor), 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="x.jpg"' },
+      }));
+      assert.equal((await raw(sized(4096))).statusCode, 201);
+      const over = await raw(sized(4097));
+      assert.deepEqual([over.statusCode, JSON.parse(over.body).code], [413, 'rest_upload_file_too_big']);
+      const form = await multipart({ file: { bytes: sized(4097), name: 'x.jpg', type: 'image/jpeg' } });
+      const multipartOver = await t.app.inject({ method: 'POST', url: MEDIA, payload: form.body, headers: { authorization: t.authHeader(t.users.editor), 'content-type': form.contentType } });
+      assert.deepEqual([multipartOver.statusCode, JSON.parse(multipartOver.body).code], [413, 'rest_upload_file_too_big']);
+      const huge = await t.app.inject({ method: 'POST', url: MEDIA, payload: Buffer.alloc(200_000), headers: { authorization: t.authHeader(t.users.editor), 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="x.jpg"' } });
+      assert.equal(huge.statusCode, 413);
+      assert.equal(Number((await t.storage.db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n), 1);
+    });
+  });
+}
+
 describe('media uploads across two instances [postgres, database]', { skip: skipReason('postgres') }, () => {
   let first: TestApp;
   let second: TestApp;
