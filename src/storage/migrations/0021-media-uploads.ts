@@ -23,10 +23,14 @@ export function mediaUploads(dialect: Dialect): Migration {
         ['sizes', 'text', '[]'],
         ['modified_utc', 'text', null],
       ];
+      // Rerunnable (a test re-applies the migrations after 0019 to an upgraded copy): what exists stays.
+      const media = (await db.introspection.getTables()).find((table) => table.name === 'media');
+      const existing = new Set(media?.columns.map((column) => column.name));
       for (const [name, type, fallback] of columns) {
+        if (existing.has(name)) continue;
         await db.schema.alterTable('media').addColumn(name, type, (c) => (fallback === null ? c : c.notNull().defaultTo(fallback))).execute();
       }
-      await db.schema.createTable('media_paths')
+      await db.schema.createTable('media_paths').ifNotExists()
         .addColumn('path', 'text', (c) => c.primaryKey())
         .addColumn('slug', 'text', (c) => c.notNull())
         .addColumn('media_id', 'integer')
@@ -34,9 +38,9 @@ export function mediaUploads(dialect: Dialect): Migration {
         .addColumn('byte_length', 'integer', (c) => c.notNull())
         .addColumn('sha256', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('media_paths_slug').on('media_paths').column('slug').execute();
-      await db.schema.createIndex('media_paths_media').on('media_paths').column('media_id').execute();
-      await db.schema.createTable('media_files')
+      await db.schema.createIndex('media_paths_slug').ifNotExists().on('media_paths').column('slug').execute();
+      await db.schema.createIndex('media_paths_media').ifNotExists().on('media_paths').column('media_id').execute();
+      await db.schema.createTable('media_files').ifNotExists()
         .addColumn('path', 'text', (c) => c.primaryKey())
         .addColumn('media_id', 'integer', (c) => c.notNull())
         .addColumn('mime_type', 'text', (c) => c.notNull())
@@ -45,8 +49,8 @@ export function mediaUploads(dialect: Dialect): Migration {
         .addColumn('sha256', 'text', (c) => c.notNull())
         .addColumn('created_utc', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('media_files_media').on('media_files').column('media_id').execute();
-      await db.schema.createIndex('media_created').on('media').columns(['created_utc', 'id']).execute();
+      await db.schema.createIndex('media_files_media').ifNotExists().on('media_files').column('media_id').execute();
+      await db.schema.createIndex('media_created').ifNotExists().on('media').columns(['created_utc', 'id']).execute();
     },
   };
 }
