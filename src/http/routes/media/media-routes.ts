@@ -4,11 +4,11 @@ import { mayEditMedia } from '../../../domain/media/permissions.ts';
 import { tooLarge } from '../../../domain/reasons.ts';
 import type { MediaService } from '../../../services/media/media-service.ts';
 import { MediaRepository } from '../../../storage/repositories/media-repository.ts';
-import type { ArgSpec, ArgSpecs } from '../../rest/arg-spec.ts';
+import type { ArgSpec, ArgSpecs } from '../../../args/arg-spec.ts';
 import type { RestContext } from '../../rest/context.ts';
 import type { RouteDef } from '../../rest/endpoint.ts';
-import { rule } from '../../rest/validators.ts';
-import { serializeMedia } from '../../serializers/media-serializer.ts';
+import { rule } from '../../../args/validators.ts';
+import { serializeMedia } from '../../../render/json/media-serializer.ts';
 
 const MAX_PER_PAGE = 100;
 

@@ -6,8 +6,8 @@ import { EDITION_PREFIXES, LANGUAGES } from '../../../i18n/catalog.ts';
 import type { MediaService } from '../../../services/media/media-service.ts';
 import { createContext, type RestContext } from '../../rest/context.ts';
 import { sendJson } from '../../rest/send.ts';
-import { ADMIN_NAMESPACE } from '../../rest/urls.ts';
-import { serializeAttachment, serializeMedia } from '../../serializers/media-serializer.ts';
+import { ADMIN_NAMESPACE } from '../../../render/urls.ts';
+import { serializeAttachment, serializeMedia } from '../../../render/json/media-serializer.ts';
 import { fileTooBig, readUploadRequest } from './upload-request.ts';
 
 export interface UploadRouteDeps {

@@ -3,9 +3,9 @@ import { RestError } from '../../../domain/errors.ts';
 import { mayEditMedia } from '../../../domain/media/permissions.ts';
 import { slugify } from '../../../domain/text/slug.ts';
 import type { MediaService } from '../../../services/media/media-service.ts';
-import type { ArgSpec } from '../../rest/arg-spec.ts';
+import type { ArgSpec } from '../../../args/arg-spec.ts';
 import type { NamespaceDef } from '../../rest/endpoint.ts';
-import { serializeAttachment } from '../../serializers/media-serializer.ts';
+import { serializeAttachment } from '../../../render/json/media-serializer.ts';
 
 export const WORDPRESS_NAMESPACE = 'wp/v2';
 

@@ -2,13 +2,13 @@ import { utcToWall } from '../../domain/dates/time-zone.ts';
 import { escapeSpecialChars } from '../../domain/text/entities.ts';
 import type { UsedBy } from '../../storage/repositories/media-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RenderContext } from '../context.ts';
 import { imageUrl, serializeImage, storedSizes, uploadUrl } from './image-serializer.ts';
 
 const NOT_USED: UsedBy = { events: [], venues: [], organizers: [] };
 
 /** The media object of the `{admin}` routes (110-media §6.1): TEC's image members first. */
-export function serializeMedia(media: MediaRow, usedBy: UsedBy | undefined, ctx: RestContext, siteZone: string): Record<string, unknown> {
+export function serializeMedia(media: MediaRow, usedBy: UsedBy | undefined, ctx: RenderContext, siteZone: string): Record<string, unknown> {
   const modified = media.modified_utc ?? media.created_utc;
   return {
     ...(serializeImage(media, ctx.urls.site) as object),
@@ -34,7 +34,7 @@ const restDate = (wall: string) => wall.replace(' ', 'T');
 const bareName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** WordPress core's attachment (§8.1), the subset S has, keys in R's order. */
-export function serializeAttachment(media: MediaRow, ctx: RestContext, siteZone: string, edit: boolean): Record<string, unknown> {
+export function serializeAttachment(media: MediaRow, ctx: RenderContext, siteZone: string, edit: boolean): Record<string, unknown> {
   const modified = media.modified_utc ?? media.created_utc;
   const url = imageUrl(media, ctx.urls.site);
   const title: Record<string, string> = { rendered: escapeSpecialChars(media.title, true) };
