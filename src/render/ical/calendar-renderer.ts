@@ -62,18 +62,6 @@ function location(venue: Record<string, unknown>): string {
   return [str(venue.venue), str(venue.address), str(venue.city), region, str(venue.zip), country].filter((part) => part !== '').join(', ');
 }
 
-/**
- * SEQUENCE (B.9) until records carry a revision: the last modification in whole seconds since
- * 2000-01-01 UTC. Every write stamps `modified_utc` with the current time, so the number grows
- * with each update (two writes within one second share it); it fits RFC 5545's INTEGER until 2068.
- */
-export function sequenceOf(modifiedUtc: string): number {
-  const millis = Date.parse(`${modifiedUtc.replace(' ', 'T')}Z`);
-  return Number.isNaN(millis) ? 0 : Math.max(0, Math.floor((millis - SEQUENCE_EPOCH) / 1000));
-}
-
-const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
-
 function addTimes(component: ICAL.Component, model: EventModel, zone: string | undefined): void {
   const { event } = model;
   if (event.all_day === 1) {
@@ -115,7 +103,9 @@ export function renderEvent(model: EventModel, ctx: RenderContext, role?: Series
   const component = new ICAL.Component('vevent');
   const uidOf = role !== undefined && 'instanceOf' in role ? role.instanceOf.event.id : event.id;
   component.addPropertyWithValue('uid', eventUid(ctx, uidOf));
-  component.addPropertyWithValue('sequence', sequenceOf(event.modified_utc));
+  // SEQUENCE (B.9): the record's revision, raised by every write (80 §1.1), so that two writes in
+  // one second still differ; an occurrence's VEVENT carries its own record's.
+  component.addPropertyWithValue('sequence', event.revision ?? 0);
   addUtc(component, 'dtstamp', event.modified_utc);
   if (event.date_utc !== ZERO_DATETIME) addUtc(component, 'created', event.date_utc);
   addUtc(component, 'last-modified', event.modified_utc);
