@@ -52,6 +52,19 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** Backups (140 §3). */
+  backup: BackupSettings;
+}
+
+export interface BackupSettings {
+  /** Where backups with default names go. */
+  dir: string;
+  /** Scheduled SQLite backups: the local time of the daily run, or null = off. */
+  schedule: { hour: number; minute: number } | null;
+  /** Newest backups a scheduled run keeps. */
+  keep: number;
+  /** 110's `directory` uploads, copied beside a backup; null when uploads live in the database. */
+  uploadsDir: string | null;
 }
 
 export interface WebhookSettings {
@@ -221,6 +234,16 @@ function retrySchedule(raw: string | undefined): number[] {
   return waits;
 }
 
+/** `off` or a daily `HH:MM` (140 §3.5); PostgreSQL has no scheduled backups. */
+function backupSchedule(raw: string | undefined, databaseUrl: string): BackupSettings['schedule'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'off') return null;
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (!match) throw new ConfigError(`CALENDAR_BACKUP_SCHEDULE must be off or HH:MM, got "${raw}"`);
+  if (!databaseUrl.startsWith('sqlite:')) throw new ConfigError('CALENDAR_BACKUP_SCHEDULE: use pg_dump from cron');
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -268,6 +291,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'CALENDAR_WEBHOOKS_TIMEOUT_MS', 10_000, 100, 300_000),
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
+    },
+    backup: {
+      dir: env.CALENDAR_BACKUP_DIR?.trim() || './data/backups/',
+      schedule: backupSchedule(env.CALENDAR_BACKUP_SCHEDULE, env.DATABASE_URL || 'sqlite:'),
+      keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
+      uploadsDir: env.CALENDAR_UPLOADS?.trim() === 'database' ? null : env.CALENDAR_UPLOADS_DIR?.trim() || './data/uploads',
     },
   };
 }
