@@ -5,13 +5,11 @@ import { parseTimeZone } from '../domain/dates/time-zone.ts';
 import { RestError } from '../domain/errors.ts';
 import { IcalInputError, IcalTooLargeError } from '../domain/ical/ical-input.ts';
 import { translate } from '../i18n/catalog.ts';
-import { UrlBuilder } from '../http/rest/urls.ts';
-import type { RestContext } from '../http/rest/context.ts';
 import { fetchIcal } from '../services/ical-fetch.ts';
 import { importIcal, type ImportOptions, type ImportReport } from '../services/ical-import-service.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
-import { UsageError, type CliArgs, type CliCommand } from './command.ts';
+import { cliContext, UsageError, type CliArgs, type CliCommand } from './command.ts';
 
 const IMPORT_ICS_DETAILS = `  --url URL                  fetch the file (origin must be in CALENDAR_IMPORT_URL_ALLOWLIST)
   --dry-run                  parse, map and report; write nothing
@@ -25,7 +23,7 @@ exit codes: 0 done, 1 input rejected (nothing written), 2 usage, 3 storage failu
 
 const STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 
-function readStdin(): Promise<Buffer> {
+export function readStdin(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,13 +80,7 @@ async function importIcs({ positionals, values }: CliArgs): Promise<number> {
       ? await fetchIcal(values.url as string, config.importUrlAllowlist, limits.maxBytes)
       : positionals[0] === '-' ? await readStdin() : await readFile(positionals[0]);
     const now = systemClock();
-    const ctx: RestContext = {
-      lang: 'en',
-      user,
-      urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'),
-      now,
-      t: (key, vars) => translate('en', key, vars),
-    };
+    const ctx = cliContext(config, user, now);
     // Progress only on a terminal: a pipe or a file gets the report alone.
     const progress = process.stderr.isTTY
       ? (done: number, total: number) => process.stderr.write(`\rimporting ${done}/${total}${done === total ? '\n' : ''}`)

@@ -1,6 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { resetFeed } from '../services/feed-jobs.ts';
 import { BACKUP_COMMAND, RESTORE_COMMAND } from './backup.ts';
+import { EXPORT_CSV_COMMAND, IMPORT_CSV_COMMAND } from './csv.ts';
 import { runCommand, withStorage, type CliCommand } from './command.ts';
 import { IMPORT_ICS_COMMAND } from './import-ics.ts';
 import { IMPORT_SITE_COMMAND } from './import-site.ts';
@@ -18,7 +19,7 @@ const CHANGES_RESET: CliCommand = {
 /** `calendar --help`, group by group: every command once. */
 const GROUPS: { title: string; commands: CliCommand[] }[] = [
   { title: 'Users', commands: USERS_COMMANDS },
-  { title: 'Import and export', commands: [IMPORT_ICS_COMMAND, IMPORT_SITE_COMMAND] },
+  { title: 'Import and export', commands: [IMPORT_ICS_COMMAND, IMPORT_SITE_COMMAND, IMPORT_CSV_COMMAND, EXPORT_CSV_COMMAND] },
   { title: 'Backups', commands: [BACKUP_COMMAND, RESTORE_COMMAND] },
   { title: 'Change feed and webhooks', commands: [CHANGES_RESET, ...WEBHOOKS_COMMANDS] },
 ];
