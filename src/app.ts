@@ -17,6 +17,7 @@ import { registerHealth } from './http/routes/health.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
+import { registerCsvExportRoute } from './http/routes/csv-import.ts';
 import { webhookRoutes } from './http/routes/admin-webhooks.ts';
 import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
@@ -73,6 +74,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);
   await registerImportRoute(app, { config, storage, clock });
+  registerCsvExportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
   registerPages(app, config, storage, clock);

@@ -48,13 +48,23 @@ export interface CsvFile {
   rows: CsvRow[];
 }
 
+/**
+ * Windows-1252's characters at 0x80–0x9F (undefined bytes kept as they are). Node's TextDecoder
+ * accepts the label `windows-1252` but decodes ISO-8859-1, which has control codes there.
+ */
+const CP1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
+
+function decodeWindows1252(bytes: Buffer): string {
+  return Array.from(bytes, (byte) => (byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte))).join('');
+}
+
 function decode(bytes: Buffer): { text: string; encoding: CsvFile['encoding']; bom: boolean } {
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), encoding: 'utf-8', bom };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(body), encoding: 'windows-1252', bom };
+    return { text: decodeWindows1252(body), encoding: 'windows-1252', bom };
   }
 }
 
