@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DateTime } from 'luxon';
+import { loadConfig } from '../../../src/config.ts';
 import { dueBackupDate } from '../../../src/services/backup-schedule.ts';
 import { defaultBackupName, pruneBackups } from '../../../src/storage/backup/backup-files.ts';
 
@@ -49,5 +50,16 @@ describe('scheduled backups (140 §3.5)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('backup settings (140 §8)', () => {
+  test('HH:MM on SQLite; off by default; a bad value or a schedule on PostgreSQL refuses the start', () => {
+    assert.deepEqual(loadConfig({ CALENDAR_BACKUP_SCHEDULE: '03:15' }).backup.schedule, { hour: 3, minute: 15 });
+    assert.equal(loadConfig({}).backup.schedule, null);
+    assert.equal(loadConfig({}).backup.keep, 14);
+    assert.throws(() => loadConfig({ CALENDAR_BACKUP_SCHEDULE: '25:00' }), /CALENDAR_BACKUP_SCHEDULE must be off or HH:MM/);
+    assert.throws(() => loadConfig({ CALENDAR_BACKUP_SCHEDULE: '03:00', DATABASE_URL: 'postgres://127.0.0.1/x' }), /use pg_dump from cron/);
+    assert.throws(() => loadConfig({ CALENDAR_BACKUP_KEEP: '0' }), /CALENDAR_BACKUP_KEEP/);
   });
 });
