@@ -1,5 +1,8 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
-import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
+import type { SessionLimits } from './storage/database.ts';
+import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
+import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
 export interface Config {
   port: number;
@@ -44,6 +47,8 @@ export interface Config {
   importUrlAllowlist: string[];
   /** The public calendar pages (55 §1). */
   calendar: CalendarSettings;
+  /** The organisation's colour, logo and stylesheet on every page. */
+  brand: BrandSettings;
   /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
   recurrence: { horizonMonths: number; maxOccurrences: number };
   /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
@@ -52,6 +57,8 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
+  postgresLimits: SessionLimits;
   /** Backups (140 §3). */
   backup: BackupSettings;
 }
@@ -98,6 +105,14 @@ export interface CalendarSettings {
   /** 0 = Sunday … 6 = Saturday. */
   weekStart: number;
 }
+export interface BrandSettings {
+  /** `#rrggbb`, lower case, readable on the light background. */
+  accentColor: string;
+  logo: LogoFile | null;
+  /** The operator's stylesheet, linked after ours. */
+  customCss: Buffer | null;
+}
+
 /** Recurring events (60 §4.1) when nothing is configured. */
 export const RECURRENCE_DEFAULTS = { horizonMonths: 24, maxOccurrences: 1000 } as const;
 
@@ -234,6 +249,22 @@ function retrySchedule(raw: string | undefined): number[] {
   return waits;
 }
 
+function accentColor(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_ACCENT;
+  const problem = accentProblem(raw.trim());
+  if (problem !== null) throw new ConfigError(`CALENDAR_ACCENT_COLOR ${problem}`);
+  return raw.trim().toLowerCase();
+}
+
+/** A file setting: read at start, so a missing or unusable file stops it there. */
+function brandFile<T>(env: NodeJS.ProcessEnv, name: string, read: (path: string) => T | string): T | null {
+  const path = env[name]?.trim();
+  if (!path) return null;
+  const file = read(path);
+  if (typeof file === 'string') throw new ConfigError(`${name} ${file}`);
+  return file;
+}
+
 /** `off` or a daily `HH:MM` (140 §3.5); PostgreSQL has no scheduled backups. */
 function backupSchedule(raw: string | undefined, databaseUrl: string): BackupSettings['schedule'] {
   const value = raw?.trim() ?? '';
@@ -276,12 +307,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
     },
+    brand: {
+      accentColor: accentColor(env.CALENDAR_ACCENT_COLOR),
+      logo: brandFile(env, 'CALENDAR_LOGO_FILE', readLogo),
+      customCss: brandFile(env, 'CALENDAR_CUSTOM_CSS', readCustomCss),
+    },
     recurrence: {
       horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', RECURRENCE_DEFAULTS.horizonMonths, 1, 240),
       maxOccurrences: integer(env, 'CALENDAR_RECURRENCE_MAX_OCCURRENCES', RECURRENCE_DEFAULTS.maxOccurrences, 1, 10_000),
     },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
+    postgresLimits: {
+      statementTimeoutMs: integer(env, 'CALENDAR_POSTGRES_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+      idleInTransactionTimeoutMs: integer(env, 'CALENDAR_POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
     webhooks: {
       allowInsecure: flag(env.CALENDAR_WEBHOOKS_ALLOW_INSECURE),
       max: integer(env, 'CALENDAR_WEBHOOKS_MAX', 50, 0, 10_000),

@@ -27,7 +27,7 @@ function holdLockOf(databaseUrl: string): HeldLock | null {
 async function main(): Promise<void> {
   const config = loadConfig();
   const serviceLock = holdLockOf(config.databaseUrl);
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
   if (admin.generatedPassword) {
     process.stdout.write(

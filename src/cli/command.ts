@@ -2,8 +2,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { InvalidParamsError, RestError } from '../domain/errors.ts';
 import type { User } from '../domain/users/user.ts';
-import type { RestContext } from '../http/rest/context.ts';
-import { UrlBuilder } from '../http/rest/urls.ts';
+import { renderContext, type RenderContext } from '../render/context.ts';
+import { UrlBuilder } from '../render/urls.ts';
 import { translate } from '../i18n/catalog.ts';
 import { openStorage, type Storage } from '../storage/database.ts';
 
@@ -93,6 +93,6 @@ export async function withStorage(work: (storage: Storage, config: Config) => Pr
 }
 
 /** The context of a write made from the command line, as `user`, with links on CALENDAR_PUBLIC_URL. */
-export function cliContext(config: Config, user: User, now: Date): RestContext {
-  return { lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'), now, t: (key, vars) => translate('en', key, vars) };
+export function cliContext(config: Config, user: User, now: Date): RenderContext {
+  return renderContext({ lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'), now });
 }

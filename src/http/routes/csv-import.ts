@@ -12,8 +12,9 @@ import { exportCsv } from '../../services/csv/csv-export.ts';
 import { importCsv, type CsvImportOptions, type CsvImportReport } from '../../services/csv/csv-import.ts';
 import { uidDomainOf } from '../../services/csv/csv-uid.ts';
 import type { Storage } from '../../storage/database.ts';
-import { createContext, type RestContext } from '../rest/context.ts';
-import { ADMIN_NAMESPACE } from '../rest/urls.ts';
+import type { RenderContext } from '../../render/context.ts';
+import { ADMIN_NAMESPACE } from '../../render/urls.ts';
+import { createContext } from '../rest/context.ts';
 
 interface CsvRouteDeps {
   config: Config;
@@ -52,7 +53,7 @@ function originOf(request: FastifyRequest, config: Config): string {
 }
 
 /** `POST {api}/calendar/admin/v1/imports` with a CSV file (140 §7.1): the report of §7.6. */
-export async function importCsvFile(deps: CsvRouteDeps, request: FastifyRequest, ctx: RestContext, file: Buffer, fields: Record<string, unknown>): Promise<CsvImportReport> {
+export async function importCsvFile(deps: CsvRouteDeps, request: FastifyRequest, ctx: RenderContext, file: Buffer, fields: Record<string, unknown>): Promise<CsvImportReport> {
   const options = csvOptions(fields, deps.config.timezone);
   try {
     return await importCsv(

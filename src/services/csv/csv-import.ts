@@ -8,7 +8,7 @@ import { InvalidParamsError, RestError } from '../../domain/errors.ts';
 import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
 import type { Status } from '../../domain/status.ts';
 import type { User } from '../../domain/users/user.ts';
-import type { RestContext } from '../../http/rest/context.ts';
+import type { RenderContext } from '../../render/context.ts';
 import type { RecurrenceSettings } from '../series-service.ts';
 import type { Database } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/transactions.ts';
@@ -196,7 +196,7 @@ async function target(trx: Kysely<Database>, kind: CsvKind, row: CsvRow, deps: C
   return { key, recordId: found?.id };
 }
 
-async function importRow(trx: Kysely<Database>, ctx: RestContext, user: User, row: CsvRow, options: CsvImportOptions, deps: CsvImportDeps): Promise<CsvReportItem> {
+async function importRow(trx: Kysely<Database>, ctx: RenderContext, user: User, row: CsvRow, options: CsvImportOptions, deps: CsvImportDeps): Promise<CsvReportItem> {
   const item: CsvReportItem = { line: row.line, row: row.row, result: 'created', title: row.cells.get('title') };
   const { key, recordId, hash: storedHash } = await target(trx, options.kind, row, deps);
   const hash = contentHash(row);
@@ -262,7 +262,7 @@ function skipped(row: CsvRow, error: unknown): CsvReportItem {
 }
 
 /** 140 §7: each row one transaction through the domain functions of POST/PATCH; a failing row writes nothing. */
-export async function importCsv(deps: CsvImportDeps, ctx: RestContext, user: User, bytes: Buffer, options: CsvImportOptions): Promise<CsvImportReport> {
+export async function importCsv(deps: CsvImportDeps, ctx: RenderContext, user: User, bytes: Buffer, options: CsvImportOptions): Promise<CsvImportReport> {
   const file = readCsvFile(bytes, options.kind, deps.limits);
   const report: CsvImportReport = {
     dry_run: options.dryRun, kind: options.kind, separator: file.separator, encoding: file.encoding, bom: file.bom, warnings: file.warnings,
