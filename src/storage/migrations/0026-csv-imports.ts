@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
 export function csvImports() {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      await db.schema.createTable('csv_imports')
+      // If not exists: a test re-runs the migrations after 0020 on a database that has them.
+      await db.schema.createTable('csv_imports').ifNotExists()
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('record_id', 'integer', (c) => c.notNull())
