@@ -17,6 +17,7 @@ import { registerHealth } from './http/routes/health.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
+import { registerCsvExportRoute } from './http/routes/csv-import.ts';
 import { webhookRoutes } from './http/routes/admin-webhooks.ts';
 import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
@@ -84,6 +85,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerUploadRoutes(app, { media, basePath: config.basePath, publicUrl: config.publicUrl, siteZone: config.timezone, clock, dropIn });
   registerUploadsServing(app, media, config.basePath);
   await registerImportRoute(app, { config, storage, clock });
+  registerCsvExportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
   registerPages(app, config, storage, clock);

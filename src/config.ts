@@ -61,6 +61,19 @@ export interface Config {
   media: MediaSettings;
   /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
   postgresLimits: SessionLimits;
+  /** Backups (140 §3). */
+  backup: BackupSettings;
+}
+
+export interface BackupSettings {
+  /** Where backups with default names go. */
+  dir: string;
+  /** Scheduled SQLite backups: the local time of the daily run, or null = off. */
+  schedule: { hour: number; minute: number } | null;
+  /** Newest backups a scheduled run keeps. */
+  keep: number;
+  /** 110's `directory` uploads, copied beside a backup; null when uploads live in the database. */
+  uploadsDir: string | null;
 }
 
 export interface MediaSettings {
@@ -273,7 +286,25 @@ function brandFile<T>(env: NodeJS.ProcessEnv, name: string, read: (path: string)
   return file;
 }
 
+/** `off` or a daily `HH:MM` (140 §3.5); PostgreSQL has no scheduled backups. */
+function backupSchedule(raw: string | undefined, databaseUrl: string): BackupSettings['schedule'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'off') return null;
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(value);
+  if (!match) throw new ConfigError(`CALENDAR_BACKUP_SCHEDULE must be off or HH:MM, got "${raw}"`);
+  if (!databaseUrl.startsWith('sqlite:')) throw new ConfigError('CALENDAR_BACKUP_SCHEDULE: use pg_dump from cron');
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const media: MediaSettings = {
+    uploads: uploadsBackend(env.CALENDAR_UPLOADS),
+    uploadsDir: env.CALENDAR_UPLOADS_DIR || './data/uploads',
+    maxBytes: integer(env, 'CALENDAR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    maxPixels: integer(env, 'CALENDAR_UPLOAD_MAX_PIXELS', 50_000_000, 1_000_000, 268_402_689),
+    concurrency: integer(env, 'CALENDAR_UPLOAD_CONCURRENCY', 2, 1, 16),
+    sideload: flag(env.CALENDAR_IMAGE_SIDELOAD),
+  };
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -330,13 +361,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
     },
-    media: {
-      uploads: uploadsBackend(env.CALENDAR_UPLOADS),
-      uploadsDir: env.CALENDAR_UPLOADS_DIR || './data/uploads',
-      maxBytes: integer(env, 'CALENDAR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
-      maxPixels: integer(env, 'CALENDAR_UPLOAD_MAX_PIXELS', 50_000_000, 1_000_000, 268_402_689),
-      concurrency: integer(env, 'CALENDAR_UPLOAD_CONCURRENCY', 2, 1, 16),
-      sideload: flag(env.CALENDAR_IMAGE_SIDELOAD),
+    media,
+    backup: {
+      dir: env.CALENDAR_BACKUP_DIR?.trim() || './data/backups/',
+      schedule: backupSchedule(env.CALENDAR_BACKUP_SCHEDULE, env.DATABASE_URL || 'sqlite:'),
+      keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
+      uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
   };
 }

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './domain/dates/clock.ts';
@@ -5,13 +7,26 @@ import { UsersService } from './services/users-service.ts';
 import { startSeriesExtension } from './services/recurrence-job.ts';
 import { startFeedJobs } from './services/feed-jobs.ts';
 import { SeriesService } from './services/series-service.ts';
-import { openStorage } from './storage/database.ts';
+import { openStorage, parseDatabaseUrl } from './storage/database.ts';
+import { holdServiceLock, type HeldLock } from './storage/service-lock.ts';
+import { startBackupSchedule } from './services/backup-schedule.ts';
 import { WebhookDelivery } from './services/webhooks/delivery-worker.ts';
 import { changeFanOut } from './services/webhooks/change-fan-out.ts';
+
+/** 140 §3.4: a SQLite file's service lock, held for the life of the process. */
+function holdLockOf(databaseUrl: string): HeldLock | null {
+  const { dialect, path } = parseDatabaseUrl(databaseUrl);
+  if (dialect !== 'sqlite' || path === ':memory:') return null;
+  mkdirSync(dirname(path!), { recursive: true });
+  const lock = holdServiceLock(path!);
+  if (!lock) throw new ConfigError(`a restore of ${path} is in progress`);
+  return lock;
+}
 
 /** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const serviceLock = holdLockOf(config.databaseUrl);
   const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
   if (admin.generatedPassword) {
@@ -23,6 +38,14 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, storage });
   const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => app.log.error({ err: error }, 'change feed maintenance failed'));
   const stopDelivery = new WebhookDelivery({ storage, settings: config.webhooks, fanOut: changeFanOut(storage, config), onError: (error) => app.log.error({ err: error }, 'delivering webhooks failed') }).start();
+  const stopBackups = startBackupSchedule({
+    databaseUrl: config.databaseUrl,
+    settings: config.backup,
+    zone: config.timezone,
+    clock: systemClock,
+    onBackup: (report) => app.log.info({ file: report.file, bytes: report.bytes, seconds: report.seconds }, 'scheduled backup written and verified'),
+    onError: (error) => app.log.error({ err: error }, 'scheduled backup failed'),
+  });
   const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
 
   // Handlers first: a signal that arrives while starting still closes the database cleanly.
@@ -33,11 +56,13 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     stopExtension();
     stopFeedJobs();
+    stopBackups();
     try {
       await stopDelivery();
       await app.close();
     } finally {
       await storage.close();
+      serviceLock?.release();
     }
     process.exit(0);
   };

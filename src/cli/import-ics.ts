@@ -1,20 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../domain/dates/clock.ts';
 import { parseTimeZone } from '../domain/dates/time-zone.ts';
 import { RestError } from '../domain/errors.ts';
 import { IcalInputError, IcalTooLargeError } from '../domain/ical/ical-input.ts';
 import { translate } from '../i18n/catalog.ts';
-import { UrlBuilder } from '../render/urls.ts';
-import { renderContext } from '../render/context.ts';
 import { fetchIcal } from '../services/ical-fetch.ts';
 import { importIcal, type ImportOptions, type ImportReport } from '../services/ical-import-service.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
+import { cliContext, UsageError, type CliArgs, type CliCommand } from './command.ts';
 
-export const IMPORT_ICS_USAGE = `usage: calendar import ics FILE.ics|- [options]
-  --url URL                  fetch the file (origin must be in CALENDAR_IMPORT_URL_ALLOWLIST)
+const IMPORT_ICS_DETAILS = `  --url URL                  fetch the file (origin must be in CALENDAR_IMPORT_URL_ALLOWLIST)
   --dry-run                  parse, map and report; write nothing
   --as LOGIN                 author of created records (default CALENDAR_ADMIN_LOGIN)
   --status STATUS            publish (default), draft, pending or private
@@ -26,9 +23,7 @@ exit codes: 0 done, 1 input rejected (nothing written), 2 usage, 3 storage failu
 
 const STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 
-class ImportUsageError extends Error {}
-
-function readStdin(): Promise<Buffer> {
+export function readStdin(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,46 +53,23 @@ export function parseErrorBody(error: IcalInputError): Record<string, unknown> {
 
 function options(values: Record<string, unknown>): ImportOptions {
   const status = (values.status as string | undefined) ?? 'publish';
-  if (!(STATUSES as readonly string[]).includes(status)) throw new ImportUsageError(`--status must be one of ${STATUSES.join(', ')}`);
+  if (!(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(', ')}`);
   const update = (values.update as string | undefined) ?? 'overwrite';
-  if (update !== 'overwrite' && update !== 'skip') throw new ImportUsageError('--update must be overwrite or skip');
+  if (update !== 'overwrite' && update !== 'skip') throw new UsageError('--update must be overwrite or skip');
   const timezone = values.timezone as string | undefined;
-  if (timezone !== undefined && parseTimeZone(timezone) === null) throw new ImportUsageError(`unknown time zone "${timezone}"`);
+  if (timezone !== undefined && parseTimeZone(timezone) === null) throw new UsageError(`unknown time zone "${timezone}"`);
   return { dryRun: values['dry-run'] === true, status: status as ImportOptions['status'], timezone, categories: (values.category as string[] | undefined) ?? [], update };
 }
 
 /** `calendar import ics …` (50 C.1); resolves to the exit code. */
-export async function importIcsCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' }, 'dry-run': { type: 'boolean' }, as: { type: 'string' }, status: { type: 'string' },
-        timezone: { type: 'string' }, category: { type: 'string', multiple: true }, update: { type: 'string' }, json: { type: 'boolean' },
-      },
-    });
-    if ((parsed.positionals.length === 1) === (parsed.values.url !== undefined)) throw new ImportUsageError('give one FILE (or -) or --url');
-  } catch (error) {
-    console.error(`calendar: ${error instanceof Error ? error.message : String(error)}`);
-    console.error(IMPORT_ICS_USAGE);
-    return 2;
-  }
-  const { positionals, values } = parsed;
+async function importIcs({ positionals, values }: CliArgs): Promise<number> {
+  if ((positionals.length === 1) === (values.url !== undefined)) throw new UsageError('give one FILE (or -) or --url');
   const json = values.json === true;
   const config = loadConfig();
-  let importOptions: ImportOptions;
-  try {
-    importOptions = options(values);
-  } catch (error) {
-    console.error(`calendar: ${(error as Error).message}`);
-    console.error(IMPORT_ICS_USAGE);
-    return 2;
-  }
+  const importOptions = options(values);
   const storage = await openStorage(config.databaseUrl);
   try {
-    const login = values.as ?? config.adminLogin;
+    const login = (values.as as string | undefined) ?? config.adminLogin;
     const user = await new UsersService(storage, systemClock).findByLogin(login);
     if (!user) {
       console.error(`calendar: no user "${login}" (see calendar users add)`);
@@ -105,10 +77,10 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
     }
     const limits = { maxBytes: config.importMaxBytes, maxEvents: config.importMaxEvents };
     const bytes = values.url !== undefined
-      ? await fetchIcal(values.url, config.importUrlAllowlist, limits.maxBytes)
+      ? await fetchIcal(values.url as string, config.importUrlAllowlist, limits.maxBytes)
       : positionals[0] === '-' ? await readStdin() : await readFile(positionals[0]);
     const now = systemClock();
-    const ctx = renderContext({ lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'), now });
+    const ctx = cliContext(config, user, now);
     // Progress only on a terminal: a pipe or a file gets the report alone.
     const progress = process.stderr.isTTY
       ? (done: number, total: number) => process.stderr.write(`\rimporting ${done}/${total}${done === total ? '\n' : ''}`)
@@ -143,3 +115,15 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
     await storage.close();
   }
 }
+
+export const IMPORT_ICS_COMMAND: CliCommand = {
+  words: ['import', 'ics'],
+  synopsis: 'FILE.ics|- [options]',
+  summary: 'import an iCalendar file or URL',
+  details: IMPORT_ICS_DETAILS,
+  options: {
+    url: { type: 'string' }, 'dry-run': { type: 'boolean' }, as: { type: 'string' }, status: { type: 'string' },
+    timezone: { type: 'string' }, category: { type: 'string', multiple: true }, update: { type: 'string' }, json: { type: 'boolean' },
+  },
+  run: importIcs,
+};

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../domain/dates/clock.ts';
 import { importSite, type ImportReport } from '../services/site-import/importer.ts';
@@ -7,9 +6,9 @@ import { discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../ser
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
 import { barProgress, kindLabel, lineProgress } from './import-progress.ts';
+import { UsageError, type CliArgs, type CliCommand } from './command.ts';
 
-export const IMPORT_SITE_USAGE = `usage: calendar import site URL [options]
-  URL                      a site root (https://site) or a namespace root (…/wp-json/tribe/events/v1)
+const IMPORT_SITE_DETAILS = `  URL                      a site root (https://site) or a namespace root (…/wp-json/tribe/events/v1)
   --user LOGIN --password SECRET
                            sign in (HTTP Basic, application password): all statuses are copied
   --author LOGIN           local owner of the copies (default: the first administrator)
@@ -23,15 +22,7 @@ exit codes: 0 all copied, 1 some records skipped, 2 could not start, 130 interru
 /** Exit codes of 90 §2.4. */
 const EXIT = { ok: 0, skipped: 1, cannotStart: 2, interrupted: 130 } as const;
 
-class CannotStart extends Error {
-  constructor(
-    message: string,
-    /** The command line itself was wrong: the usage follows the message. */
-    readonly usage = false,
-  ) {
-    super(message);
-  }
-}
+class CannotStart extends Error {}
 
 function summaryTable(report: ImportReport): string {
   const columns = ['created', 'updated', 'unchanged', 'skipped', 'trashed', 'warnings'] as const;
@@ -49,30 +40,24 @@ function summaryTable(report: ImportReport): string {
   return [head, ...lines, ...details].join('\n');
 }
 
-async function run(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      user: { type: 'string' },
-      password: { type: 'string' },
-      author: { type: 'string' },
-      prune: { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      rate: { type: 'string', default: '10' },
-      'allow-private': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${IMPORT_SITE_USAGE}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length !== 1) throw new CannotStart('one source URL is required', true);
+interface SiteOptions {
+  user?: string;
+  password?: string;
+  author?: string;
+  prune: boolean;
+  'dry-run': boolean;
+  json: boolean;
+  rate: string;
+  'allow-private': boolean;
+}
+
+async function run(args: CliArgs): Promise<number> {
+  const { positionals } = args;
+  const values = args.values as unknown as SiteOptions;
+  if (positionals.length !== 1) throw new UsageError('one source URL is required');
   const rate = Number(values.rate);
-  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new CannotStart('--rate must be a number of requests per second between 0 and 1000', true);
-  if ((values.user === undefined) !== (values.password === undefined)) throw new CannotStart('--user and --password go together', true);
+  if (!Number.isFinite(rate) || rate <= 0 || rate > 1000) throw new UsageError('--rate must be a number of requests per second between 0 and 1000');
+  if ((values.user === undefined) !== (values.password === undefined)) throw new UsageError('--user and --password go together');
 
   const config = loadConfig();
   const storage = await openStorage(config.databaseUrl);
@@ -112,15 +97,32 @@ async function run(argv: string[]): Promise<number> {
 }
 
 /** `calendar import site …`: returns the exit code; every failure to start is one line on stderr. */
-export async function importSiteCommand(argv: string[]): Promise<number> {
+async function importSiteCommand(args: CliArgs): Promise<number> {
   try {
-    return await run(argv);
+    return await run(args);
   } catch (error) {
-    if (error instanceof CannotStart || error instanceof SourceUnusableError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof CannotStart || error instanceof SourceUnusableError) {
       process.stderr.write(`calendar: ${error.message}\n`);
-      if ((error instanceof CannotStart && error.usage) || error instanceof TypeError) process.stderr.write(`${IMPORT_SITE_USAGE}\n`);
       return EXIT.cannotStart;
     }
     throw error;
   }
 }
+
+export const IMPORT_SITE_COMMAND: CliCommand = {
+  words: ['import', 'site'],
+  synopsis: 'URL [options]',
+  summary: 'copy a whole calendar from a live site',
+  details: IMPORT_SITE_DETAILS,
+  options: {
+    user: { type: 'string' },
+    password: { type: 'string' },
+    author: { type: 'string' },
+    prune: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    rate: { type: 'string', default: '10' },
+    'allow-private': { type: 'boolean', default: false },
+  },
+  run: importSiteCommand,
+};

@@ -1,113 +1,93 @@
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { isRole, ROLES } from '../domain/auth/capabilities.ts';
-import { systemClock } from '../domain/dates/clock.ts';
-import { InvalidParamsError, RestError } from '../domain/errors.ts';
-import { translate } from '../i18n/catalog.ts';
-import { UsersService } from '../services/users-service.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 import { resetFeed } from '../services/feed-jobs.ts';
-import { openStorage } from '../storage/database.ts';
-import { importIcsCommand } from './import-ics.ts';
-import { importSiteCommand } from './import-site.ts';
-import { WEBHOOKS_USAGE, webhooksCommand, WebhooksUsageError } from './webhooks.ts';
+import { BACKUP_COMMAND, RESTORE_COMMAND } from './backup.ts';
+import { EXPORT_CSV_COMMAND, IMPORT_CSV_COMMAND } from './csv.ts';
+import { runCommand, withStorage, type CliCommand } from './command.ts';
+import { IMPORT_ICS_COMMAND } from './import-ics.ts';
+import { IMPORT_SITE_COMMAND } from './import-site.ts';
+import { USERS_COMMANDS } from './users.ts';
+import { WEBHOOKS_COMMANDS } from './webhooks.ts';
 
-const USAGE = `usage: calendar users <command>
-  users add LOGIN --role ROLE [--email EMAIL]   create a user and print its application password
-  users list                                   list users
-  users remove LOGIN|ID                        delete a user
-  users new-password LOGIN|ID                  print a new application password (old ones keep working)
-       calendar changes reset
-  changes reset                                after restoring a backup: every change-feed cursor answers 410 reset
-       calendar import site URL [options]
-  import site URL                              copy a whole calendar from a live site (calendar import site --help)
-       calendar webhooks <command>             subscriptions that receive signed change messages (calendar webhooks --help)
-roles: ${ROLES.join(', ')}
-The database is the one DATABASE_URL names (default sqlite:./data/calendar.db).`;
+const CHANGES_RESET: CliCommand = {
+  words: ['changes', 'reset'],
+  synopsis: '',
+  summary: 'after restoring a backup by hand: every change-feed cursor answers 410 reset',
+  options: {},
+  run: () => withStorage(async (storage) => console.log(`change feed epoch renewed: ${await resetFeed(storage.db)}`)),
+};
 
-class UsageError extends Error {}
+/** `calendar --help`, group by group: every command once. */
+const GROUPS: { title: string; commands: CliCommand[] }[] = [
+  { title: 'Users', commands: USERS_COMMANDS },
+  { title: 'Import and export', commands: [IMPORT_ICS_COMMAND, IMPORT_SITE_COMMAND, IMPORT_CSV_COMMAND, EXPORT_CSV_COMMAND] },
+  { title: 'Backups', commands: [BACKUP_COMMAND, RESTORE_COMMAND] },
+  { title: 'Change feed and webhooks', commands: [CHANGES_RESET, ...WEBHOOKS_COMMANDS] },
+];
 
-async function findUser(users: UsersService, ref: string | undefined) {
-  if (!ref) throw new UsageError('a LOGIN or ID is required');
-  const byLogin = await users.findByLogin(ref);
-  if (byLogin) return byLogin;
-  if (/^\d+$/.test(ref)) return users.get(Number(ref));
-  throw new RestError(404, 'rest_user_invalid_id');
+const COMMANDS = GROUPS.flatMap((group) => group.commands);
+
+function commandLine(command: CliCommand, width: number): string {
+  return `  ${command.words.join(' ').padEnd(width)}  ${command.summary}`;
 }
 
-async function run(argv: string[]): Promise<void> {
-  if (argv[0] === 'import' && argv[1] === 'ics') return void (process.exitCode = await importIcsCommand(argv.slice(2)));
-  if (argv[0] === 'import' && argv[1] === 'site') process.exit(await importSiteCommand(argv.slice(2)));
-  if (argv[0] === 'webhooks') return webhooksCommand(argv.slice(1));
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { role: { type: 'string' }, email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const [group, command, ref] = positionals;
-  if (!values.help && group === 'changes' && command === 'reset') {
-    const storage = await openStorage(loadConfig().databaseUrl);
-    try {
-      console.log(`change feed epoch renewed: ${await resetFeed(storage.db)}`);
-    } finally {
-      await storage.close();
-    }
-    return;
-  }
-  if (values.help || group !== 'users' || !command) throw new UsageError('');
-  const storage = await openStorage(loadConfig().databaseUrl);
-  const users = new UsersService(storage, systemClock);
-  try {
-    switch (command) {
-      case 'add': {
-        if (!ref) throw new UsageError('a LOGIN is required');
-        if (!isRole(values.role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-        const { user, password } = await users.create({ login: ref, role: values.role, email: values.email });
-        console.log(`created user ${user.id} "${user.login}" (${user.role})`);
-        console.log(`application password: ${password}`);
-        return;
-      }
-      case 'list':
-        for (const user of await users.list()) console.log(`${user.id}\t${user.login}\t${user.role}\t${user.email}`);
-        return;
-      case 'remove': {
-        const user = await users.delete((await findUser(users, ref)).id);
-        console.log(`removed user ${user.id} "${user.login}"`);
-        return;
-      }
-      case 'new-password': {
-        const { user, password } = await users.newPassword((await findUser(users, ref)).id);
-        console.log(`new application password for "${user.login}": ${password}`);
-        return;
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
-  } finally {
-    await storage.close();
-  }
+function usage(commands: CliCommand[] = COMMANDS): string {
+  const width = Math.max(...commands.map((command) => command.words.join(' ').length));
+  const groups = GROUPS.map((group) => ({ ...group, commands: group.commands.filter((command) => commands.includes(command)) })).filter((group) => group.commands.length > 0);
+  return [
+    'usage: calendar COMMAND [ARGUMENTS] [OPTIONS]',
+    '       calendar COMMAND --help    the command\'s arguments and options',
+    '       calendar --version',
+    ...groups.flatMap((group) => ['', `${group.title}:`, ...group.commands.map((command) => commandLine(command, width))]),
+    '',
+    'Every command works on the database DATABASE_URL names (default sqlite:./data/calendar.db).',
+  ].join('\n');
 }
 
-run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof WebhooksUsageError) {
-    if (error.message) console.error(`calendar: ${error.message}`);
-    console.error(WEBHOOKS_USAGE);
-    process.exit(2);
+/** The command the arguments name, and the arguments after its words. */
+function findCommand(argv: string[]): { command: CliCommand; rest: string[] } | undefined {
+  const command = COMMANDS.find((candidate) => candidate.words.every((word, index) => argv[index] === word));
+  return command && { command, rest: argv.slice(command.words.length) };
+}
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+/** What is wrong with arguments that name no command; undefined when there are none at all. */
+function mistake(argv: string[], group: CliCommand[]): string | undefined {
+  const [first, second] = argv;
+  if (first === undefined) return undefined;
+  if (first.startsWith('-')) return `unknown option "${first}"`;
+  if (group.length === 0) return `unknown command "${first}"`;
+  return second === undefined ? `a ${first} command is required` : `unknown command "${first} ${second}"`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first] = argv;
+  if ((first === '--version' || first === '-V') && argv.length === 1) {
+    console.log(packageJson.version);
+    return 0;
   }
-  if (error instanceof InvalidParamsError) {
-    const reasons = Object.entries(error.failures).map(([name, failure]) => `${name} ${translate('en', failure.reason.messageKey, failure.reason.vars)}`);
-    console.error(`calendar: ${reasons.join('; ')}`);
+  const found = findCommand(argv);
+  if (found) return runCommand(found.command, found.rest);
+  const group = COMMANDS.filter((command) => command.words[0] === first);
+  // `calendar --help` lists every command; `calendar webhooks --help` the commands of a group.
+  if (argv.length === 1 && isHelp(first)) {
+    console.log(usage());
+    return 0;
+  }
+  if (argv.length === 2 && group.length > 0 && isHelp(argv[1])) {
+    console.log(usage(group));
+    return 0;
+  }
+  const problem = mistake(argv, group);
+  if (problem) console.error(`calendar: ${problem}`);
+  console.error(usage(group.length > 0 ? group : COMMANDS));
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`calendar: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
-  }
-  if (error instanceof UsageError) {
-    if (error.message) console.error(`calendar: ${error.message}`);
-    console.error(USAGE);
-    process.exit(2);
-  }
-  if (error instanceof RestError) {
-    const params = 'failures' in error ? ` (${Object.keys((error as { failures: object }).failures).join(', ')})` : '';
-    console.error(`calendar: ${translate('en', error.messageKey, error.vars)}${params}`);
-    process.exit(1);
-  }
-  console.error(`calendar: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+  },
+);

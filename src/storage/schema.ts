@@ -29,6 +29,8 @@ export interface Database {
   ical_imports: IcalImportRow;
   /** The id map of site imports (90 §2.3). */
   import_records: ImportRecordRow;
+  /** The keys of CSV imports (140 §7.5). */
+  csv_imports: { kind: 'events' | 'venues' | 'organizers'; key: string; record_id: number; content_hash: string };
   /** The change log (80 §3), written by triggers in each writing transaction. */
   changes: ChangeTable;
   /** One row: the feed's epoch, pruned position and publication-job mark (80 §3.5, §3.8). */

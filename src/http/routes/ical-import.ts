@@ -14,6 +14,8 @@ import { parseQueryString } from '../plugins/body-parsers.ts';
 import { createContext } from '../rest/context.ts';
 import { sendJson } from '../rest/send.ts';
 import { ADMIN_NAMESPACE } from '../../render/urls.ts';
+import { csvTooLarge, importCsvFile, isCsvPart } from './csv-import.ts';
+import { CsvTooLargeError } from '../../domain/csv/csv-file.ts';
 
 export interface ImportRouteDeps {
   config: Config;
@@ -43,18 +45,22 @@ function importOptions(fields: Record<string, unknown>): ImportOptions {
 }
 
 /** The file part and the other fields of a multipart body; the file is read up to the byte cap. */
-async function readMultipart(request: FastifyRequest, maxBytes: number): Promise<{ file?: Buffer; fields: Record<string, unknown> }> {
+async function readMultipart(request: FastifyRequest, maxBytes: number): Promise<{ file?: Buffer; csv: boolean; fields: Record<string, unknown> }> {
   const pairs: [string, string][] = [];
   let file: Buffer | undefined;
+  let csv = false;
   for await (const part of request.parts({ limits: { fileSize: maxBytes } })) {
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
-      if (part.fieldname === 'file') file = bytes;
+      if (part.fieldname === 'file') {
+        file = bytes;
+        csv = isCsvPart(part.mimetype, part.filename);
+      }
     } else if (typeof part.value === 'string') {
       pairs.push([part.fieldname, part.value]);
     }
   }
-  return { file, fields: parseQueryString(new URLSearchParams(pairs).toString()) };
+  return { file, csv, fields: parseQueryString(new URLSearchParams(pairs).toString()) };
 }
 
 /**
@@ -66,9 +72,10 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
   const maxBytes = deps.config.importMaxBytes;
   const limits = { maxBytes, maxEvents: deps.config.importMaxEvents };
   await app.register(async (scope) => {
-    scope.addContentTypeParser('text/calendar', { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser(['text/calendar', 'text/csv'], { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError & { code?: string }, _request, _reply) => {
       if (error instanceof IcalTooLargeError) throw tooLarge(error.limit, error.line);
+      if (error instanceof CsvTooLargeError) throw csvTooLarge(error);
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) throw tooLarge('bytes');
       throw error;
     });
@@ -78,19 +85,23 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
         const ctx = createContext(request, { publicUrl: deps.config.publicUrl, basePath: deps.config.basePath, now: deps.clock(), namespace: ADMIN_NAMESPACE });
         if (!can(ctx.user, 'create_users')) throw forbidden(ctx.user === null);
         let file: Buffer | undefined;
+        let csv = false;
         let fields = { ...(request.query as Record<string, unknown>) };
         if (request.isMultipart()) {
           const read = await readMultipart(request, maxBytes);
           file = read.file;
+          csv = read.csv;
           fields = { ...fields, ...read.fields };
         } else if (Buffer.isBuffer(request.body)) {
           file = request.body;
+          csv = isCsvPart(request.headers['content-type'] ?? '', undefined);
         } else if (typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)) {
           fields = { ...fields, ...(request.body as Record<string, unknown>) };
         } else if (request.headers['content-type'] !== undefined) {
           // A body of any other type (read by nobody, 50 C.9) is a mistake the caller should hear of.
           throw new RestError(415, 'ical-unsupported-media-type');
         }
+        if (csv && file !== undefined) return sendJson(request, reply, 200, await importCsvFile(deps, request, ctx, file, fields));
         const options = importOptions(fields);
         if (file === undefined) {
           if (typeof fields.url !== 'string') throw new RestError(400, 'rest_missing_callback_param', { vars: { params: 'file' }, data: { params: ['file'] } });

@@ -143,6 +143,8 @@ export const da: Catalogue = {
   'ical-url-not-allowed': 'Import fra denne adresse er ikke tilladt.',
   'ical-fetch-failed': 'iCalendar-filen kunne ikke hentes: {reason}.',
   'ical-too-large': 'iCalendar-filen er større end tjenesten accepterer ({limit}).',
+  'csv-parse-error': 'CSV-filen kan ikke læses i linje {line}: {reason}.',
+  'csv-too-large': 'CSV-filen er større end tjenesten accepterer ({limit}).',
   'ical-unsupported-media-type': 'Send iCalendar-filen som multipart/form-data (delen "file") eller som en text/calendar-krop.',
   'could-not-import': 'Importen mislykkedes, og intet blev gemt.',
   'ical_content_protected': 'Indholdet er beskyttet.',

@@ -151,6 +151,8 @@ export const en = {
   'ical-url-not-allowed': 'Importing from this address is not allowed.',
   'ical-fetch-failed': 'The iCalendar file could not be fetched: {reason}.',
   'ical-too-large': 'The iCalendar file is larger than this service accepts ({limit}).',
+  'csv-parse-error': 'The CSV file cannot be read at line {line}: {reason}.',
+  'csv-too-large': 'The CSV file is larger than this service accepts ({limit}).',
   'ical-unsupported-media-type': 'Send the iCalendar file as multipart/form-data (part "file") or as a text/calendar body.',
   'could-not-import': 'The import failed and nothing was saved.',
   'ical_content_protected': 'Content is protected.',

@@ -143,6 +143,8 @@ export const es: Catalogue = {
   'ical-url-not-allowed': 'No se permite importar desde esta dirección.',
   'ical-fetch-failed': 'No se pudo descargar el archivo iCalendar: {reason}.',
   'ical-too-large': 'El archivo iCalendar supera el tamaño que acepta el servicio ({limit}).',
+  'csv-parse-error': 'El archivo CSV no se puede leer en la línea {line}: {reason}.',
+  'csv-too-large': 'El archivo CSV es más grande de lo que este servicio acepta ({limit}).',
   'ical-unsupported-media-type': 'Envía el archivo iCalendar como multipart/form-data (parte "file") o como cuerpo text/calendar.',
   'could-not-import': 'La importación falló y no se guardó nada.',
   'ical_content_protected': 'El contenido está protegido.',

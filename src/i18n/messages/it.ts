@@ -143,6 +143,8 @@ export const it: Catalogue = {
   'ical-url-not-allowed': 'L’importazione da questo indirizzo non è consentita.',
   'ical-fetch-failed': 'Impossibile scaricare il file iCalendar: {reason}.',
   'ical-too-large': 'Il file iCalendar supera il limite accettato dal servizio ({limit}).',
+  'csv-parse-error': 'Il file CSV non può essere letto alla riga {line}: {reason}.',
+  'csv-too-large': 'Il file CSV è più grande di quanto questo servizio accetti ({limit}).',
   'ical-unsupported-media-type': 'Invia il file iCalendar come multipart/form-data (parte "file") o come corpo text/calendar.',
   'could-not-import': 'L’importazione non è riuscita e non è stato salvato nulla.',
   'ical_content_protected': 'Il contenuto è protetto.',

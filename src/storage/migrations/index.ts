@@ -20,6 +20,7 @@ import { termLinkStarts } from './0018-term-link-starts.ts';
 import { keptTriggerPlans } from './0019-kept-trigger-plans.ts';
 import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
 import { mediaUploads } from './0021-media-uploads.ts';
+import { csvImports } from './0026-csv-imports.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0019-kept-trigger-plans': keptTriggerPlans(dialect),
         '0020-clustered-day-counts': clusteredDayCounts(dialect),
         '0021-media-uploads': mediaUploads(dialect),
+        '0026-csv-imports': csvImports(),
       };
     },
   };
