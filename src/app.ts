@@ -9,7 +9,12 @@ import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.
 import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { AnswerReplay } from './http/replay/answer-replay.ts';
-import { registerReplayRecording, replayingServer } from './http/replay/replay-server.ts';
+import { registerReplayRecording } from './http/replay/replay-server.ts';
+import { frontServer, type RequestObserver } from './http/front-server.ts';
+import { restRouteRewriter } from './http/drop-in/rest-route.ts';
+import { registerRestIndex } from './http/drop-in/rest-index.ts';
+import { registerOldPageRedirects } from './http/drop-in/old-page-urls.ts';
+import { refuseNonRestRoutes } from './http/drop-in/rest-route-guard.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
@@ -31,6 +36,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests that read them). */
   loggerStream?: DestinationStream;
+  /** Watch every request that reaches the listening server (the shutdown's count of requests in flight). */
+  observers?: RequestObserver[];
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -39,6 +46,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const clock = options.clock ?? systemClock;
   // A per-client rate counts every request, so then every request goes through the framework.
   const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock);
+  const rewriteRestRoute = restRouteRewriter(config);
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
@@ -47,34 +55,42 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestTimeout: config.requestTimeoutMs,
     // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
     http: { connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)) },
-    clientErrorHandler: clientErrorHandler(config.basePath),
+    clientErrorHandler: clientErrorHandler(config),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
-    frameworkErrors: routerErrorAnswer(config.basePath),
+    frameworkErrors: routerErrorAnswer(config),
     rewriteUrl(req) {
+      // Injected requests (tests) meet no server: the `?rest_route=` form is rewritten here for them too.
+      rewriteRestRoute(req);
       const method = overriddenMethod(req.url ?? '/', req.headers['x-http-method-override']);
       if (method) req.method = method;
       return req.url ?? '/';
     },
-    ...(replay ? { serverFactory: replayingServer(replay) } : {}),
+    serverFactory: frontServer({ rewrite: rewriteRestRoute, observers: options.observers ?? [], replay }),
   });
 
-  refuseTunnels(app.server, config.basePath);
+  refuseTunnels(app.server, config);
   registerRequestLog(app, replay);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);
   if (replay) registerReplayRecording(app, replay);
-  registerAuth(app, users, { basePath: config.basePath, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
+  refuseNonRestRoutes(app);
+  registerAuth(app, users, { paths: config, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
   await registerBodyParsers(app, config.bodyLimit);
 
-  const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
+  const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
+  const events = eventsNamespace({ config, storage, clock, users });
+  registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);
+  const admin = adminNamespace(users, webhookRoutes(webhooks, config.webhooks));
+  registerNamespace(app, admin, registerOptions);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);
-  registerPages(app, config, storage, clock);
+  const pageRoot = registerPages(app, config, storage, clock);
+  const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
+  registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }], pageRoot);
+  registerOldPageRedirects(app, config);
   return app;
 }

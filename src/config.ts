@@ -7,6 +7,8 @@ export interface Config {
   databaseUrl: string;
   /** Prefix before `/calendar/events/v1`, without trailing slash ('' or '/something'). */
   basePath: string;
+  /** Prefix of every REST namespace and of the REST index (140 §1.1); defaults to `basePath`. */
+  apiPath: string;
   /** Further namespaces the events routes answer under (90 §1), e.g. `tribe/events/v1`. */
   namespaceAliases: string[];
   /** Origin used in absolute links; null = derived from each request. */
@@ -100,11 +102,41 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-function normalizeBasePath(raw: string | undefined): string {
+const PATH_FORM = /^(\/[A-Za-z0-9._~-]+)*$/;
+
+/** 140 §1.1: empty or `/segment[/segment…]`; one trailing `/` dropped, a missing leading one added. */
+function normalizePath(name: string, raw: string | undefined): string {
   if (!raw) return '';
-  const trimmed = raw.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  const trimmed = raw.trim().replace(/\/$/, '');
+  const path = trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  if (!PATH_FORM.test(path)) throw new ConfigError(`${name} must be empty or /segment[/segment…] with letters, digits and . _ ~ -, got "${raw}"`);
+  return path;
+}
+
+/** First path segments the site itself answers under `{base}` (140 §1.1, 130 §3). */
+const SITE_SEGMENTS = new Set([
+  'events', 'event', 'venue', 'organizer', 'tag', 'embed', 'admin', 'uploads', 'assets', 'docs', 'da', 'it', 'es',
+  'healthz', 'readyz', 'metrics', 'index.php', 'robots.txt', 'sitemap.xml', 'sitemaps', 'wp-sitemap.xml',
+]);
+/** Page prefixes an alias may not start with: its routes would shadow the pages' redirects. */
+const PAGE_SEGMENTS = ['events', 'event', 'venue', 'organizer', 'tag'];
+
+const isBelow = (path: string, prefix: string) => path.startsWith(`${prefix}/`);
+
+/** 140 §1.1: the REST prefix, refused when it and the site's prefix would answer for the same addresses. */
+function apiPath(raw: string | undefined, basePath: string, aliases: readonly string[]): string {
+  const api = raw === undefined || raw.trim() === '' ? basePath : normalizePath('CALENDAR_API_PATH', raw);
+  for (const alias of aliases) {
+    if (PAGE_SEGMENTS.includes(alias.split('/')[0]!)) throw new ConfigError(`CALENDAR_NAMESPACE_ALIASES: "${alias}" starts like a page address (${PAGE_SEGMENTS.join(', ')})`);
+  }
+  if (api === basePath) return api;
+  const conflict = (why: string) => new ConfigError(`CALENDAR_API_PATH "${api}" and CALENDAR_BASE_PATH "${basePath}" conflict: ${why}`);
+  if (basePath !== '' && api !== '' && isBelow(basePath, api)) throw conflict('the site may not lie below the REST prefix');
+  if (api !== '' && (basePath === '' || isBelow(api, basePath))) {
+    const first = api.slice(basePath.length).split('/')[1];
+    if (first !== undefined && SITE_SEGMENTS.has(first)) throw conflict(`"${first}" is an address of the site`);
+  }
+  return api;
 }
 
 const ALIAS_FORM = /^[a-z0-9-]+\/[a-z0-9-]+\/v[0-9]+$/;
@@ -222,12 +254,15 @@ function retrySchedule(raw: string | undefined): number[] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const basePath = normalizePath('CALENDAR_BASE_PATH', env.CALENDAR_BASE_PATH);
+  const aliases = namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
-    basePath: normalizeBasePath(env.CALENDAR_BASE_PATH),
-    namespaceAliases: namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES),
+    basePath,
+    apiPath: apiPath(env.CALENDAR_API_PATH, basePath, aliases),
+    namespaceAliases: aliases,
     publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
     timezone: timeZone(env.CALENDAR_TIMEZONE),
     adminLogin: env.CALENDAR_ADMIN_LOGIN || 'admin',

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  process.stdout.write(`Calendar service listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/calendar/events/v1\n`);
+  process.stdout.write(`Calendar service listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.apiPath}/calendar/events/v1\n`);
 }
 
 main().catch((error: unknown) => {

@@ -111,7 +111,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
     const ctx: RestContext = {
       lang: 'en',
       user,
-      urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'),
+      urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en', undefined, config.apiPath),
       now,
       t: (key, vars) => translate('en', key, vars),
     };

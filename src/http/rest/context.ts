@@ -22,6 +22,8 @@ export interface RestContext {
 export interface ContextOptions {
   publicUrl: string | null;
   basePath: string;
+  /** `{api}` (140 §1.1); `basePath` when absent. */
+  apiPath?: string;
   /** The namespace the route was mounted under (the service's own or an alias). */
   namespace: string;
   now: Date;
@@ -34,7 +36,7 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
   return {
     lang,
     user: request.user,
-    urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
+    urls: new UrlBuilder(origin, options.basePath, lang, options.namespace, options.apiPath),
     now: options.now,
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     client: request.raw.socket,
