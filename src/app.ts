@@ -18,7 +18,10 @@ import { refuseNonRestRoutes } from './http/drop-in/rest-route-guard.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
-import { registerHealth } from './http/routes/health.ts';
+import { registerHealth, type Lifecycle } from './http/routes/health.ts';
+import { registerMetricsRoute } from './http/routes/metrics.ts';
+import { ServiceMetrics } from './observability/metrics.ts';
+import { labelRoutes } from './observability/route-hook.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
@@ -38,6 +41,12 @@ export interface BuildOptions {
   loggerStream?: DestinationStream;
   /** Watch every request that reaches the listening server (the shutdown's count of requests in flight). */
   observers?: RequestObserver[];
+  /** Set when a stop begins (`/readyz`). */
+  lifecycle?: Lifecycle;
+  /** The process's metrics (140 §4); created here when `CALENDAR_METRICS` is on and none is given. */
+  metrics?: ServiceMetrics;
+  /** The exposition `/metrics` answers with; the given metrics' own text by default (workers ask the primary). */
+  exposition?: () => Promise<string>;
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -47,6 +56,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // A per-client rate counts every request, so then every request goes through the framework.
   const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock);
   const rewriteRestRoute = restRouteRewriter(config);
+  const metrics = config.metrics.enabled ? (options.metrics ?? new ServiceMetrics()) : undefined;
+  const observers = [...(options.observers ?? []), ...(metrics ? [metrics.observe] : [])];
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
@@ -66,11 +77,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       if (method) req.method = method;
       return req.url ?? '/';
     },
-    serverFactory: frontServer({ rewrite: rewriteRestRoute, observers: options.observers ?? [], replay }),
+    serverFactory: frontServer({ rewrite: rewriteRestRoute, observers, replay }),
   });
 
   refuseTunnels(app.server, config);
   registerRequestLog(app, replay);
+  if (metrics) labelRoutes(app);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);
@@ -86,7 +98,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const admin = adminNamespace(users, webhookRoutes(webhooks, config.webhooks));
   registerNamespace(app, admin, registerOptions);
   await registerImportRoute(app, { config, storage, clock });
-  registerHealth(app, storage, config.basePath);
+  registerHealth(app, storage, config.basePath, options.lifecycle);
+  if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
 import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
 
@@ -54,6 +55,12 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** 140 §4: the Prometheus endpoint, and the Bearer token it asks for (null = loopback clients only). */
+  metrics: { enabled: boolean; token: string | null };
+  /** 140 §5: how long a stop waits for requests in flight. */
+  shutdownGraceMs: number;
+  /** 140 §6: processes serving the port (1 = no cluster). */
+  workers: number;
 }
 
 export interface WebhookSettings {
@@ -253,13 +260,35 @@ function retrySchedule(raw: string | undefined): number[] {
   return waits;
 }
 
+function onOff(name: string, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'off' || value === '0' || value === 'false') return false;
+  if (value === 'on' || value === '1' || value === 'true') return true;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+}
+
+function metricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('CALENDAR_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  return raw;
+}
+
+function workers(raw: string | undefined, databaseUrl: string, availableParallelism: () => number): number {
+  const value = raw === undefined || raw.trim() === '' ? '1' : raw.trim();
+  const count = value === 'auto' ? Math.min(64, availableParallelism()) : Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new ConfigError(`CALENDAR_WORKERS must be an integer between 1 and 64 or auto, got "${raw}"`);
+  if (count > 1 && databaseUrl === 'sqlite::memory:') throw new ConfigError('CALENDAR_WORKERS: an in-memory SQLite database cannot be shared by several workers');
+  return count;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const basePath = normalizePath('CALENDAR_BASE_PATH', env.CALENDAR_BASE_PATH);
   const aliases = namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/calendar.db';
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
+    databaseUrl,
     basePath,
     apiPath: apiPath(env.CALENDAR_API_PATH, basePath, aliases),
     namespaceAliases: aliases,
@@ -304,5 +333,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
     },
+    metrics: { enabled: onOff('CALENDAR_METRICS', env.CALENDAR_METRICS), token: metricsToken(env.CALENDAR_METRICS_TOKEN) },
+    shutdownGraceMs: integer(env, 'CALENDAR_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    workers: workers(env.CALENDAR_WORKERS, databaseUrl, availableParallelism),
   };
 }

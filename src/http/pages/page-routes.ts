@@ -70,7 +70,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const db = storage.db;
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
-  const cache = new ReadCache<Answer>(storage, 1000);
+  const cache = new ReadCache<Answer>(storage, 1000, undefined, 'page');
   // A cached page is the same answer object on every hit: its tag is hashed once, not per request.
   const tags = new WeakMap<Answer, string>();
   const tagOf = (result: Answer & { html: string }): string => {

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public calendar page (55): its own security headers and caching. */
     page?: boolean;
+    /** The route reads `Authorization` itself (the metrics token, 140 §4.1): the sign-in check leaves it alone. */
+    ownAuthorization?: boolean;
   }
 }
 
