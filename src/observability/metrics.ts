@@ -30,8 +30,6 @@ export class ServiceMetrics {
   private readonly events: Gauge<'status'>;
   private readonly feedLag: Gauge;
   private readonly deliveries: Counter<'outcome'>;
-  readonly workers: Gauge;
-  readonly workerRestarts: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -58,8 +56,6 @@ export class ServiceMetrics {
     this.events = new Gauge({ name: 'calendar_events', help: 'Stored events by status, series masters excluded.', labelNames: ['status'], registers, aggregator: 'max' });
     this.feedLag = new Gauge({ name: 'calendar_change_feed_lag_seconds', help: 'Age of the oldest committed change readers cannot see yet.', registers, aggregator: 'max' });
     this.deliveries = new Counter({ name: 'calendar_webhook_deliveries_total', help: 'Finished webhook send attempts by outcome.', labelNames: ['outcome'], registers });
-    this.workers = new Gauge({ name: 'calendar_workers', help: 'Live worker processes.', registers, aggregator: 'max' });
-    this.workerRestarts = new Counter({ name: 'calendar_worker_restarts_total', help: 'Workers replaced after an unexpected exit.', registers, aggregator: 'max' });
   }
 
   /** Counts a request from its arrival to its last byte, under the route pattern that answered it. */

@@ -51,6 +51,8 @@ export class WebhookDelivery {
   private readonly repository: WebhooksRepository;
   private readonly secrets: SecretBox;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The messages whose send has begun (a stop lets them finish; the other claims are released). */
+  private readonly sending = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
@@ -70,6 +72,7 @@ export class WebhookDelivery {
     return async () => {
       this.stopped = true;
       clearTimeout(this.timer);
+      await this.repository.releaseUnsent(this.instance, [...this.sending]).catch(this.options.onError);
       await Promise.allSettled([...this.inFlight]);
     };
   }
@@ -85,9 +88,16 @@ export class WebhookDelivery {
         const now = await this.repository.now();
         const message = await this.repository.claim(this.instance, now, new Date(now.getTime() + this.options.settings.leaseSeconds * 1000), PER_SUBSCRIPTION);
         if (!message) break;
+        // Claimed while a stop began: the stop's release may have run before this claim committed.
+        if (this.stopped) {
+          await this.repository.releaseUnsent(this.instance, [...this.sending]);
+          break;
+        }
+        this.sending.add(message.id);
         const send = this.send(message, now)
           .catch(this.options.onError)
           .finally(() => {
+            this.sending.delete(message.id);
             this.inFlight.delete(send);
             // A finished send may unblock the next message of its record.
             void this.round();
