@@ -13,6 +13,8 @@ declare module 'fastify' {
     page?: boolean;
     /** The route reads `Authorization` itself (the metrics token, 140 §4.1): the sign-in check leaves it alone. */
     ownAuthorization?: boolean;
+    /** Probed every few seconds by monitors (`/healthz`, `/readyz`, 140 §2): no request log line at `info`. */
+    probe?: boolean;
   }
 }
 

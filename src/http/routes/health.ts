@@ -14,11 +14,11 @@ export interface Lifecycle {
  */
 export function registerHealth(app: FastifyInstance, storage: Storage, basePath: string, lifecycle: Lifecycle = { stopping: false }): void {
   const json = 'application/json; charset=UTF-8';
-  app.get(`${basePath}/healthz`, async (request, reply) => {
+  app.get(`${basePath}/healthz`, { config: { probe: true } }, async (request, reply) => {
     if (await storage.ping()) return reply.type(json).header('Cache-Control', 'no-store').send('{"status":"ok","database":"reachable"}');
     return sendRestError(new RestError(503, 'rest_service_unavailable'), request, reply);
   });
-  app.get(`${basePath}/readyz`, async (request, reply) => {
+  app.get(`${basePath}/readyz`, { config: { probe: true } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (lifecycle.stopping) return sendRestError(new RestError(503, 'rest_service_unavailable', { messageKey: 'rest_service_stopping', data: { reason: 'stopping' } }), request, reply);
     if (!(await storage.ping())) return sendRestError(new RestError(503, 'rest_service_unavailable', { data: { reason: 'database' } }), request, reply);

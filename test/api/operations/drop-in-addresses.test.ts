@@ -170,3 +170,30 @@ describe('CALENDAR_API_PATH at start-up (140 §1.1)', () => {
     });
   }
 });
+
+describe('metrics, shutdown and workers settings at start-up (140 §8)', () => {
+  const start = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'sqlite:./x.db', ...env });
+
+  test('defaults and accepted forms', () => {
+    const defaults = start({});
+    assert.deepEqual([defaults.metrics, defaults.shutdownGraceMs, defaults.workers], [{ enabled: false, token: null }, 10_000, 1]);
+    assert.equal(start({ CALENDAR_METRICS: 'true' }).metrics.enabled, true);
+    assert.equal(start({ CALENDAR_METRICS: 'off' }).metrics.enabled, false);
+    assert.ok(start({ CALENDAR_WORKERS: 'auto' }).workers >= 1);
+    assert.equal(start({ CALENDAR_WORKERS: '4' }).workers, 4);
+  });
+
+  for (const [env, named] of [
+    [{ CALENDAR_METRICS: 'yes please' }, /CALENDAR_METRICS/],
+    [{ CALENDAR_METRICS_TOKEN: 'short' }, /CALENDAR_METRICS_TOKEN/],
+    [{ CALENDAR_METRICS_TOKEN: 'with a space in it, sixteen+' }, /CALENDAR_METRICS_TOKEN/],
+    [{ CALENDAR_SHUTDOWN_GRACE_MS: '600001' }, /CALENDAR_SHUTDOWN_GRACE_MS/],
+    [{ CALENDAR_WORKERS: '0' }, /CALENDAR_WORKERS/],
+    [{ CALENDAR_WORKERS: '65' }, /CALENDAR_WORKERS/],
+    [{ CALENDAR_WORKERS: '2', DATABASE_URL: 'sqlite::memory:' }, /CALENDAR_WORKERS/],
+  ] as const) {
+    test(`refuses ${JSON.stringify(env)}`, () => {
+      assert.throws(() => start(env), (error: unknown) => error instanceof ConfigError && named.test(error.message));
+    });
+  }
+});
