@@ -15,7 +15,7 @@ import {
 import { localHref } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, viewHref, type ViewState } from '../links.ts';
-import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
@@ -269,7 +269,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                           </li>
                         ))}
                         {more > 0 ? (
-                          <li>
+                          <li class="more">
                             <a href={dayHref(cell.date)} aria-label={t('page_more_label', { count: more, date: longDate(env.lang, cell.date) })}>
                               {t('page_more', { count: more })}
                             </a>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import ICAL from 'ical.js';
 import { htmlToPlainText } from '../../../src/domain/text/html-filter.ts';
-import { sequenceOf } from '../../../src/http/serializers/ical/calendar-renderer.ts';
+import { sequenceOf } from '../../../src/render/ical/calendar-renderer.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type Caller, type TestApp } from '../../helpers/test-app.ts';
 import { clock, createEvent, EVENTS } from '../events/fixtures.ts';

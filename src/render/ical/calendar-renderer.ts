@@ -1,10 +1,10 @@
 import ICAL from 'ical.js';
-import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
-import { ZERO_DATETIME } from '../../../domain/dates/datetime-format.ts';
-import { occurrencePageUrl } from '../../../domain/events/event-web.ts';
-import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
-import type { EventModel } from '../event-serializer.ts';
-import type { RestContext } from '../../rest/context.ts';
+import { parseTimeZone } from '../../domain/dates/time-zone.ts';
+import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
+import { occurrencePageUrl } from '../../domain/events/event-web.ts';
+import { htmlToPlainText } from '../../domain/text/html-filter.ts';
+import type { EventModel } from '../json/event-serializer.ts';
+import type { RenderContext } from '../context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
 import { addRecurrence, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';
@@ -38,7 +38,7 @@ export interface RenderedCalendar {
 }
 
 /** `{id}@{host}{base}`: stable across reschedules, distinct between installations (B.9). */
-export function eventUid(ctx: RestContext, id: number): string {
+export function eventUid(ctx: RenderContext, id: number): string {
   return `${id}@${ctx.urls.globalIdPrefix}`;
 }
 
@@ -108,7 +108,7 @@ function addUtc(component: ICAL.Component, name: string, utc: string): void {
 export type SeriesRole = { master: SeriesModel } | { instanceOf: EventModel };
 
 /** One VEVENT (50 B.9), blanked as B.4 when the request left the event locked. */
-export function renderEvent(model: EventModel, ctx: RestContext, role?: SeriesRole): ICAL.Component {
+export function renderEvent(model: EventModel, ctx: RenderContext, role?: SeriesRole): ICAL.Component {
   const { event } = model;
   const url = occurrencePageUrl(ctx.urls.edition, event);
   const component = new ICAL.Component('vevent');
@@ -168,7 +168,7 @@ function addContentLinks(component: ICAL.Component, model: EventModel): void {
   }
 }
 
-function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
+function head(ctx: RenderContext, calendar: CalendarHead): ICAL.Component {
   const component = new ICAL.Component('vcalendar');
   component.addPropertyWithValue('version', '2.0');
   component.addPropertyWithValue('prodid', `-//${icalText(calendar.siteName)}//calendar ${calendar.packageVersion}//EN`);
@@ -191,7 +191,7 @@ function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
 }
 
 /** The VEVENTs of one entry: a plain event, or a series master with its exception VEVENTs (60 §7). */
-function renderEntry(entry: CalendarEntry, ctx: RestContext): string {
+function renderEntry(entry: CalendarEntry, ctx: RenderContext): string {
   if (!isSeries(entry)) return renderEvent(entry, ctx).toString();
   const master = entry.master;
   return [renderEvent(master, ctx, { master: entry }), ...entry.exceptions.map((member) => renderEvent(member, ctx, { instanceOf: master }))]
@@ -215,7 +215,7 @@ function zoneUses(entry: CalendarEntry): ZoneUse[] {
  * blocks of the zones the emitted entries use, their VEVENTs in the given order, and a final
  * CRLF. Entries that would carry the body past 8 MiB are left out (B.6).
  */
-export function renderCalendar(entries: readonly CalendarEntry[], ctx: RestContext, calendar: CalendarHead): RenderedCalendar {
+export function renderCalendar(entries: readonly CalendarEntry[], ctx: RenderContext, calendar: CalendarHead): RenderedCalendar {
   const [opening, closing] = splitLast(head(ctx, calendar).toString());
   const events = entries.map((entry) => renderEntry(entry, ctx));
   const uses = entries.map(zoneUses);
