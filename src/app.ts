@@ -29,6 +29,12 @@ import { webhookRoutes } from './http/routes/admin-webhooks.ts';
 import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
 import { UsersService } from './services/users-service.ts';
+import { MediaService } from './services/media/media-service.ts';
+import { openUploadStore } from './storage/uploads/open-upload-store.ts';
+import { mediaRoutes } from './http/routes/media/media-routes.ts';
+import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
+import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
+import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
 
 export interface BuildOptions {
@@ -95,15 +101,21 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const events = eventsNamespace({ config, storage, clock, users });
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  const admin = adminNamespace(users, webhookRoutes(webhooks, config.webhooks));
+  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock);
+  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
   registerNamespace(app, admin, registerOptions);
+  const dropIn = config.namespaceAliases.length > 0;
+  const wordpress = dropIn ? wordpressNamespace(media, config.timezone) : undefined;
+  if (wordpress) registerNamespace(app, wordpress, registerOptions);
+  await registerUploadRoutes(app, { media, basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, siteZone: config.timezone, clock, dropIn });
+  registerUploadsServing(app, media, config.basePath);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath, options.lifecycle);
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
-  registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }], pageRoot);
+  registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);
   registerOldPageRedirects(app, config);
   return app;
 }

@@ -41,7 +41,7 @@ function freePort(host: string): Promise<number> {
  * signal stops them all.
  */
 export async function runPrimary(config: Config): Promise<void> {
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const namesJobRunner = storage.dialect === 'sqlite';
   try {
     await ensureAdministrator(storage, config);

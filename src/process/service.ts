@@ -74,7 +74,7 @@ export async function runService(config: Config, options: ServiceOptions): Promi
   // Handlers first: a signal that arrives while starting still closes the database cleanly.
   onStopSignals(() => void stop());
 
-  storage = await openStorage(config.databaseUrl);
+  storage = await openStorage(config.databaseUrl, config.postgresLimits);
   if (options.mode === 'single') await ensureAdministrator(storage, config);
   app = await buildApp({ config, storage, observers: [inFlight.observe], lifecycle, metrics, exposition: options.exposition });
   if (lifecycle.stopping) return;

@@ -163,17 +163,21 @@ export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
 
 const flagArg = (description: string): ArgSpec => ({ type: 'boolean', description });
 
+const DESCRIPTION_NOTE = 'An empty text or null is accepted as no description, as a published client sends it for events without one.';
+
 /** The writable fields; `required` marks the three a create needs. */
 export function writeArgs(deps: Pick<EventArgsDeps, 'db' | 'events'>, create: boolean): ArgSpecs {
   const media = new MediaRepository(deps.db);
   const users = new UsersRepository(deps.db);
   // The reference refuses "" (§6.1); on update an empty text clears the field (§7.2, 00-conventions).
-  const clearable = create ? nonEmptyStringRule : rule((value) => typeof value === 'string', REASONS.string);
+  const anyString = rule((value) => typeof value === 'string', REASONS.string);
+  const clearable = create ? nonEmptyStringRule : anyString;
   return {
     title: { type: 'string', required: create, description: 'The event title.', validate: nonEmptyStringRule },
     start_date: { required: create, description: 'The event start date and time, in the event time zone.', validate: dateRule },
     end_date: { required: create, description: 'The event end date and time, in the event time zone.', validate: dateRule },
-    description: { type: 'string', description: 'The event description (HTML).', validate: clearable },
+    // Extension: ESIPFed's create_events.py sends "" for events without one (null is absent already).
+    description: { type: 'string', description: 'The event description (HTML).', validate: anyString, ...(create ? { extensionNote: DESCRIPTION_NOTE } : {}) },
     excerpt: { type: 'string', description: 'The event excerpt (HTML).', validate: clearable },
     slug: { type: 'string', description: 'The event slug.', validate: nonEmptyStringRule },
     author: {

@@ -14,7 +14,7 @@ export interface EventView {
   title: string;
   description: string;
   excerpt: string;
-  image: false | { url: string };
+  image: false | ImageView;
   /** null when blanked (a protected event). */
   all_day: boolean | null;
   start_date: string;
@@ -35,6 +35,14 @@ export interface EventView {
   json_ld?: Record<string, unknown>;
 }
 
+/** The API's `image` object (10 §3.5, 110-media §7.1); dimensions only when known. */
+export interface ImageView {
+  url: string;
+  width?: number;
+  height?: number;
+  sizes?: Record<string, { url: string; width: number; height: number }>;
+}
+
 export interface TermView {
   id: number;
   name: string;
@@ -52,7 +60,7 @@ export interface LinkedView {
   venue?: string | [];
   organizer?: string | [];
   description?: string;
-  image?: false | { url: string };
+  image?: false | ImageView;
   address?: string;
   city?: string;
   country?: string;

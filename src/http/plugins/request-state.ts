@@ -15,6 +15,10 @@ declare module 'fastify' {
     ownAuthorization?: boolean;
     /** Probed every few seconds by monitors (`/healthz`, `/readyz`, 140 §2): no request log line at `info`. */
     probe?: boolean;
+    /** An uploaded file (110-media §5.2): publicly cacheable whoever asks. */
+    publicFile?: boolean;
+    /** The route reads its own multipart parts (file uploads). */
+    readsFiles?: boolean;
   }
 }
 

@@ -4,6 +4,7 @@ import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
 import { occurrencePageUrl } from '../../domain/events/event-web.ts';
 import { htmlToPlainText } from '../../domain/text/html-filter.ts';
 import type { EventModel } from '../json/event-serializer.ts';
+import { imageUrl, storedSizes, uploadUrl } from '../json/image-serializer.ts';
 import type { RenderContext } from '../context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
@@ -61,18 +62,6 @@ function location(venue: Record<string, unknown>): string {
   return [str(venue.venue), str(venue.address), str(venue.city), region, str(venue.zip), country].filter((part) => part !== '').join(', ');
 }
 
-/**
- * SEQUENCE (B.9) until records carry a revision: the last modification in whole seconds since
- * 2000-01-01 UTC. Every write stamps `modified_utc` with the current time, so the number grows
- * with each update (two writes within one second share it); it fits RFC 5545's INTEGER until 2068.
- */
-export function sequenceOf(modifiedUtc: string): number {
-  const millis = Date.parse(`${modifiedUtc.replace(' ', 'T')}Z`);
-  return Number.isNaN(millis) ? 0 : Math.max(0, Math.floor((millis - SEQUENCE_EPOCH) / 1000));
-}
-
-const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
-
 function addTimes(component: ICAL.Component, model: EventModel, zone: string | undefined): void {
   const { event } = model;
   if (event.all_day === 1) {
@@ -114,7 +103,9 @@ export function renderEvent(model: EventModel, ctx: RenderContext, role?: Series
   const component = new ICAL.Component('vevent');
   const uidOf = role !== undefined && 'instanceOf' in role ? role.instanceOf.event.id : event.id;
   component.addPropertyWithValue('uid', eventUid(ctx, uidOf));
-  component.addPropertyWithValue('sequence', sequenceOf(event.modified_utc));
+  // SEQUENCE (B.9): the record's revision, raised by every write (80 §1.1), so that two writes in
+  // one second still differ; an occurrence's VEVENT carries its own record's.
+  component.addPropertyWithValue('sequence', event.revision ?? 0);
   addUtc(component, 'dtstamp', event.modified_utc);
   if (event.date_utc !== ZERO_DATETIME) addUtc(component, 'created', event.date_utc);
   addUtc(component, 'last-modified', event.modified_utc);
@@ -126,14 +117,14 @@ export function renderEvent(model: EventModel, ctx: RenderContext, role?: Series
   const description = model.locked ? ctx.t('ical_content_protected') : capDescription(htmlToPlainText(event.description), url);
   if (description !== '') component.addPropertyWithValue('description', icalText(description));
   if (isCleanUri(url)) component.addPropertyWithValue('url', url).setParameter('value', 'URI');
-  if (!model.locked) addContentLinks(component, model);
+  if (!model.locked) addContentLinks(component, model, ctx);
   if (event.status === 'private') component.addPropertyWithValue('class', 'PRIVATE');
   if (event.all_day === 1) component.addPropertyWithValue('x-microsoft-cdo-alldayevent', 'TRUE');
   return component;
 }
 
 /** LOCATION, ORGANIZER, CATEGORIES and ATTACH: the members a locked event leaves out (B.4). */
-function addContentLinks(component: ICAL.Component, model: EventModel): void {
+function addContentLinks(component: ICAL.Component, model: EventModel, ctx: RenderContext): void {
   if (!Array.isArray(model.venue)) {
     const text = location(model.venue);
     if (text !== '') component.addPropertyWithValue('location', icalText(text));
@@ -161,10 +152,19 @@ function addContentLinks(component: ICAL.Component, model: EventModel): void {
     component.addProperty(property);
   }
   const image = model.image;
-  if (image && isCleanUri(image.url)) {
-    const property = component.addPropertyWithValue('attach', image.url);
-    const type = IMAGE_TYPES[image.extension.toLowerCase()];
+  const url = image ? imageUrl(image, ctx.urls.site) : '';
+  if (image && isCleanUri(url)) {
+    const property = component.addPropertyWithValue('attach', url);
+    const type = image.mime_type || IMAGE_TYPES[image.extension.toLowerCase()];
     if (type) property.setParameter('fmttype', type);
+    // RFC 7986 IMAGE: the thumbnail as the event's badge (110-media §9).
+    const thumbnail = storedSizes(image).find((size) => size.name === 'thumbnail');
+    if (thumbnail) {
+      const badge = component.addPropertyWithValue('image', uploadUrl(ctx.urls.site, thumbnail.file));
+      badge.setParameter('value', 'URI');
+      badge.setParameter('display', 'BADGE');
+      badge.setParameter('fmttype', thumbnail.mime_type);
+    }
   }
 }
 
