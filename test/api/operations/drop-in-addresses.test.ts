@@ -39,7 +39,8 @@ for (const dialect of DIALECTS) {
       assert.equal(index.body.gmt_offset, 5.5);
       assert.equal(index.body.timezone_string, 'Asia/Kolkata');
       assert.deepEqual([index.body.page_for_posts, index.body.page_on_front, index.body.show_on_front], [0, 0, 'posts']);
-      assert.deepEqual(index.body.namespaces, ['calendar/events/v1', 'tribe/events/v1', 'calendar/admin/v1']);
+      // wp/v2 (110) is served in the drop-in layout.
+      assert.deepEqual(index.body.namespaces, ['calendar/events/v1', 'tribe/events/v1', 'calendar/admin/v1', 'wp/v2']);
       assert.deepEqual(index.body.authentication, {});
       assert.deepEqual(index.body._links, { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] });
       const keys = Object.keys(index.body.routes);
