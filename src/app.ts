@@ -9,11 +9,19 @@ import { registerErrorHandling, routerErrorAnswer } from './http/plugins/errors.
 import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { AnswerReplay } from './http/replay/answer-replay.ts';
-import { registerReplayRecording, replayingServer } from './http/replay/replay-server.ts';
+import { registerReplayRecording } from './http/replay/replay-server.ts';
+import { frontServer, type RequestObserver } from './http/front-server.ts';
+import { restRouteRewriter } from './http/drop-in/rest-route.ts';
+import { registerRestIndex } from './http/drop-in/rest-index.ts';
+import { registerOldPageRedirects } from './http/drop-in/old-page-urls.ts';
+import { refuseNonRestRoutes } from './http/drop-in/rest-route-guard.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
-import { registerHealth } from './http/routes/health.ts';
+import { registerHealth, type Lifecycle } from './http/routes/health.ts';
+import { registerMetricsRoute } from './http/routes/metrics.ts';
+import { ServiceMetrics } from './observability/metrics.ts';
+import { labelRoutes } from './observability/route-hook.ts';
 import { registerPages } from './http/pages/page-routes.ts';
 import { eventsNamespace } from './http/routes/index.ts';
 import { registerImportRoute } from './http/routes/ical-import.ts';
@@ -38,6 +46,14 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests that read them). */
   loggerStream?: DestinationStream;
+  /** Watch every request that reaches the listening server (the shutdown's count of requests in flight). */
+  observers?: RequestObserver[];
+  /** Set when a stop begins (`/readyz`). */
+  lifecycle?: Lifecycle;
+  /** The process's metrics (140 §4); created here when `CALENDAR_METRICS` is on and none is given. */
+  metrics?: ServiceMetrics;
+  /** The exposition `/metrics` answers with; the given metrics' own text by default (workers ask the primary). */
+  exposition?: () => Promise<string>;
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -46,6 +62,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const clock = options.clock ?? systemClock;
   // A per-client rate counts every request, so then every request goes through the framework.
   const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock);
+  const rewriteRestRoute = restRouteRewriter(config);
+  const metrics = config.metrics.enabled ? (options.metrics ?? new ServiceMetrics()) : undefined;
+  const observers = [...(options.observers ?? []), ...(metrics ? [metrics.observe] : [])];
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
@@ -54,40 +73,51 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestTimeout: config.requestTimeoutMs,
     // Node looks for overdue requests on this interval (30 s by default, longer than short timeouts).
     http: { connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 2)) },
-    clientErrorHandler: clientErrorHandler(config.basePath),
+    clientErrorHandler: clientErrorHandler(config),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000, querystringParser: parseQueryString },
-    frameworkErrors: routerErrorAnswer(config.basePath),
+    frameworkErrors: routerErrorAnswer(config),
     rewriteUrl(req) {
+      // Injected requests (tests) meet no server: the `?rest_route=` form is rewritten here for them too.
+      rewriteRestRoute(req);
       const method = overriddenMethod(req.url ?? '/', req.headers['x-http-method-override']);
       if (method) req.method = method;
       return req.url ?? '/';
     },
-    ...(replay ? { serverFactory: replayingServer(replay) } : {}),
+    serverFactory: frontServer({ rewrite: rewriteRestRoute, observers, replay }),
   });
 
-  refuseTunnels(app.server, config.basePath);
+  refuseTunnels(app.server, config);
   registerRequestLog(app, replay);
+  if (metrics) labelRoutes(app);
   const users = new UsersService(storage, clock);
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);
   if (replay) registerReplayRecording(app, replay);
-  registerAuth(app, users, { basePath: config.basePath, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
+  refuseNonRestRoutes(app);
+  registerAuth(app, users, { paths: config, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
   await registerBodyParsers(app, config.bodyLimit);
 
-  const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
+  const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
+  const events = eventsNamespace({ config, storage, clock, users });
+  registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock);
-  registerNamespace(app, adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]), registerOptions);
+  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
+  registerNamespace(app, admin, registerOptions);
   const dropIn = config.namespaceAliases.length > 0;
-  if (dropIn) registerNamespace(app, wordpressNamespace(media, config.timezone), registerOptions);
-  await registerUploadRoutes(app, { media, basePath: config.basePath, publicUrl: config.publicUrl, siteZone: config.timezone, clock, dropIn });
+  const wordpress = dropIn ? wordpressNamespace(media, config.timezone) : undefined;
+  if (wordpress) registerNamespace(app, wordpress, registerOptions);
+  await registerUploadRoutes(app, { media, basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, siteZone: config.timezone, clock, dropIn });
   registerUploadsServing(app, media, config.basePath);
   await registerImportRoute(app, { config, storage, clock });
   registerCsvExportRoute(app, { config, storage, clock });
-  registerHealth(app, storage, config.basePath);
+  registerHealth(app, storage, config.basePath, options.lifecycle);
+  if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
-  registerPages(app, config, storage, clock);
+  const pageRoot = registerPages(app, config, storage, clock);
+  const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
+  registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);
+  registerOldPageRedirects(app, config);
   return app;
 }

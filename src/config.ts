@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
 import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
 import type { SessionLimits } from './storage/database.ts';
@@ -10,6 +11,8 @@ export interface Config {
   databaseUrl: string;
   /** Prefix before `/calendar/events/v1`, without trailing slash ('' or '/something'). */
   basePath: string;
+  /** Prefix of every REST namespace and of the REST index (140 §1.1); defaults to `basePath`. */
+  apiPath: string;
   /** Further namespaces the events routes answer under (90 §1), e.g. `tribe/events/v1`. */
   namespaceAliases: string[];
   /** Origin used in absolute links; null = derived from each request. */
@@ -57,6 +60,12 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** 140 §4: the Prometheus endpoint, and the Bearer token it asks for (null = loopback clients only). */
+  metrics: { enabled: boolean; token: string | null };
+  /** 140 §5: how long a stop waits for requests in flight. */
+  shutdownGraceMs: number;
+  /** 140 §6: processes serving the port (1 = no cluster). */
+  workers: number;
   /** Uploaded images (110-media §10). */
   media: MediaSettings;
   /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
@@ -143,11 +152,41 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-function normalizeBasePath(raw: string | undefined): string {
+const PATH_FORM = /^(\/[A-Za-z0-9._~-]+)*$/;
+
+/** 140 §1.1: empty or `/segment[/segment…]`; one trailing `/` dropped, a missing leading one added. */
+function normalizePath(name: string, raw: string | undefined): string {
   if (!raw) return '';
-  const trimmed = raw.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  const trimmed = raw.trim().replace(/\/$/, '');
+  const path = trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+  if (!PATH_FORM.test(path)) throw new ConfigError(`${name} must be empty or /segment[/segment…] with letters, digits and . _ ~ -, got "${raw}"`);
+  return path;
+}
+
+/** First path segments the site itself answers under `{base}` (140 §1.1, 130 §3). */
+const SITE_SEGMENTS = new Set([
+  'events', 'event', 'venue', 'organizer', 'tag', 'embed', 'admin', 'uploads', 'assets', 'docs', 'da', 'it', 'es',
+  'healthz', 'readyz', 'metrics', 'index.php', 'robots.txt', 'sitemap.xml', 'sitemaps', 'wp-sitemap.xml',
+]);
+/** Page prefixes an alias may not start with: its routes would shadow the pages' redirects. */
+const PAGE_SEGMENTS = ['events', 'event', 'venue', 'organizer', 'tag'];
+
+const isBelow = (path: string, prefix: string) => path.startsWith(`${prefix}/`);
+
+/** 140 §1.1: the REST prefix, refused when it and the site's prefix would answer for the same addresses. */
+function apiPath(raw: string | undefined, basePath: string, aliases: readonly string[]): string {
+  const api = raw === undefined || raw.trim() === '' ? basePath : normalizePath('CALENDAR_API_PATH', raw);
+  for (const alias of aliases) {
+    if (PAGE_SEGMENTS.includes(alias.split('/')[0]!)) throw new ConfigError(`CALENDAR_NAMESPACE_ALIASES: "${alias}" starts like a page address (${PAGE_SEGMENTS.join(', ')})`);
+  }
+  if (api === basePath) return api;
+  const conflict = (why: string) => new ConfigError(`CALENDAR_API_PATH "${api}" and CALENDAR_BASE_PATH "${basePath}" conflict: ${why}`);
+  if (basePath !== '' && api !== '' && isBelow(basePath, api)) throw conflict('the site may not lie below the REST prefix');
+  if (api !== '' && (basePath === '' || isBelow(api, basePath))) {
+    const first = api.slice(basePath.length).split('/')[1];
+    if (first !== undefined && SITE_SEGMENTS.has(first)) throw conflict(`"${first}" is an address of the site`);
+  }
+  return api;
 }
 
 const ALIAS_FORM = /^[a-z0-9-]+\/[a-z0-9-]+\/v[0-9]+$/;
@@ -270,6 +309,27 @@ function retrySchedule(raw: string | undefined): number[] {
   return waits;
 }
 
+function onOff(name: string, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'off' || value === '0' || value === 'false') return false;
+  if (value === 'on' || value === '1' || value === 'true') return true;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+}
+
+function metricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('CALENDAR_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  return raw;
+}
+
+function workers(raw: string | undefined, databaseUrl: string, availableParallelism: () => number): number {
+  const value = raw === undefined || raw.trim() === '' ? '1' : raw.trim();
+  const count = value === 'auto' ? Math.min(64, availableParallelism()) : Number(value);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new ConfigError(`CALENDAR_WORKERS must be an integer between 1 and 64 or auto, got "${raw}"`);
+  if (count > 1 && databaseUrl === 'sqlite::memory:') throw new ConfigError('CALENDAR_WORKERS: an in-memory SQLite database cannot be shared by several workers');
+  return count;
+}
+
 function accentColor(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === '') return DEFAULT_ACCENT;
   const problem = accentProblem(raw.trim());
@@ -297,6 +357,9 @@ function backupSchedule(raw: string | undefined, databaseUrl: string): BackupSet
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const basePath = normalizePath('CALENDAR_BASE_PATH', env.CALENDAR_BASE_PATH);
+  const aliases = namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/calendar.db';
   const media: MediaSettings = {
     uploads: uploadsBackend(env.CALENDAR_UPLOADS),
     uploadsDir: env.CALENDAR_UPLOADS_DIR || './data/uploads',
@@ -308,9 +371,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/calendar.db',
-    basePath: normalizeBasePath(env.CALENDAR_BASE_PATH),
-    namespaceAliases: namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES),
+    databaseUrl,
+    basePath,
+    apiPath: apiPath(env.CALENDAR_API_PATH, basePath, aliases),
+    namespaceAliases: aliases,
     publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
     timezone: timeZone(env.CALENDAR_TIMEZONE),
     adminLogin: env.CALENDAR_ADMIN_LOGIN || 'admin',
@@ -361,10 +425,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
     },
+    metrics: { enabled: onOff('CALENDAR_METRICS', env.CALENDAR_METRICS), token: metricsToken(env.CALENDAR_METRICS_TOKEN) },
+    shutdownGraceMs: integer(env, 'CALENDAR_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    workers: workers(env.CALENDAR_WORKERS, databaseUrl, availableParallelism),
     media,
     backup: {
       dir: env.CALENDAR_BACKUP_DIR?.trim() || './data/backups/',
-      schedule: backupSchedule(env.CALENDAR_BACKUP_SCHEDULE, env.DATABASE_URL || 'sqlite:'),
+      schedule: backupSchedule(env.CALENDAR_BACKUP_SCHEDULE, databaseUrl),
       keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },

@@ -1,78 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { buildApp } from './app.ts';
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config.ts';
-import { systemClock } from './domain/dates/clock.ts';
-import { UsersService } from './services/users-service.ts';
-import { startSeriesExtension } from './services/recurrence-job.ts';
-import { startFeedJobs } from './services/feed-jobs.ts';
-import { SeriesService } from './services/series-service.ts';
-import { openStorage, parseDatabaseUrl } from './storage/database.ts';
-import { holdServiceLock, type HeldLock } from './storage/service-lock.ts';
-import { startBackupSchedule } from './services/backup-schedule.ts';
-import { WebhookDelivery } from './services/webhooks/delivery-worker.ts';
-import { changeFanOut } from './services/webhooks/change-fan-out.ts';
+import { runPrimary, runWorker } from './process/cluster.ts';
+import { runService } from './process/service.ts';
 
-/** 140 §3.4: a SQLite file's service lock, held for the life of the process. */
-function holdLockOf(databaseUrl: string): HeldLock | null {
-  const { dialect, path } = parseDatabaseUrl(databaseUrl);
-  if (dialect !== 'sqlite' || path === ':memory:') return null;
-  mkdirSync(dirname(path!), { recursive: true });
-  const lock = holdServiceLock(path!);
-  if (!lock) throw new ConfigError(`a restore of ${path} is in progress`);
-  return lock;
-}
-
-/** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
+/** Process entry: one serving process, or with CALENDAR_WORKERS > 1 the primary or one of its workers. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const serviceLock = holdLockOf(config.databaseUrl);
-  const storage = await openStorage(config.databaseUrl, config.postgresLimits);
-  const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
-  if (admin.generatedPassword) {
-    process.stdout.write(
-      `Created administrator "${config.adminLogin}" with application password: ${admin.generatedPassword}\n` +
-        'It is shown only this once; store it now (a new one: calendar users new-password).\n',
-    );
-  }
-  const app = await buildApp({ config, storage });
-  const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => app.log.error({ err: error }, 'change feed maintenance failed'));
-  const stopDelivery = new WebhookDelivery({ storage, settings: config.webhooks, fanOut: changeFanOut(storage, config), onError: (error) => app.log.error({ err: error }, 'delivering webhooks failed') }).start();
-  const stopBackups = startBackupSchedule({
-    databaseUrl: config.databaseUrl,
-    settings: config.backup,
-    zone: config.timezone,
-    clock: systemClock,
-    onBackup: (report) => app.log.info({ file: report.file, bytes: report.bytes, seconds: report.seconds }, 'scheduled backup written and verified'),
-    onError: (error) => app.log.error({ err: error }, 'scheduled backup failed'),
-  });
-  const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
-
-  // Handlers first: a signal that arrives while starting still closes the database cleanly.
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping: finishing requests in flight');
-    stopExtension();
-    stopFeedJobs();
-    stopBackups();
-    try {
-      await stopDelivery();
-      await app.close();
-    } finally {
-      await storage.close();
-      serviceLock?.release();
-    }
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  process.stdout.write(`Calendar service listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/calendar/events/v1\n`);
+  if (cluster.isWorker) return runWorker(config);
+  if (config.workers > 1) return runPrimary(config);
+  return runService(config, { mode: 'single' });
 }
 
 main().catch((error: unknown) => {

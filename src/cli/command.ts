@@ -94,5 +94,5 @@ export async function withStorage(work: (storage: Storage, config: Config) => Pr
 
 /** The context of a write made from the command line, as `user`, with links on CALENDAR_PUBLIC_URL. */
 export function cliContext(config: Config, user: User, now: Date): RenderContext {
-  return renderContext({ lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'), now });
+  return renderContext({ lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en', undefined, config.apiPath), now });
 }

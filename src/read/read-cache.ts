@@ -2,6 +2,7 @@ import { formatWall } from '../domain/dates/datetime-format.ts';
 import { RestError } from '../domain/errors.ts';
 import type { Storage } from '../storage/database.ts';
 import { survivesAll, type DescribedWrite } from '../storage/write-journal.ts';
+import { cacheLookups, type CacheName } from '../observability/cache-lookups.ts';
 import { leavePublicationsAlone, nextScheduledPublication } from '../storage/repositories/scheduled-repository.ts';
 
 /** One request (its context object) and the instant every rule of it sees. */
@@ -86,6 +87,8 @@ export class ReadCache<V> {
      * without it, or when a write is not described, every write empties the cache.
      */
     private readonly survives?: (value: V, write: DescribedWrite) => boolean,
+    /** Whose lookups these are in the metrics (140 §4.2). */
+    private readonly name: CacheName = 'read',
   ) {}
 
   async open(request: RequestScope): Promise<CacheView<V>> {
@@ -162,9 +165,10 @@ export class ReadCache<V> {
       }
     }
     if (pending === undefined) {
+      cacheLookups[this.name].misses++;
       pending = settle(compute);
       this.keep(epoch, key, pending);
-    }
+    } else cacheLookups[this.name].hits++;
     const entry = await pending;
     if ('refusal' in entry) throw entry.refusal;
     return entry.value;

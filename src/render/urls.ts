@@ -10,9 +10,11 @@ export const ADMIN_NAMESPACE = 'calendar/admin/v1';
 export class UrlBuilder {
   /** `{origin}{base}`, without edition prefix. */
   readonly site: string;
-  /** `{origin}{base}{edition}`. */
+  /** `{origin}{base}{edition}`: where the pages of the edition are. */
   readonly edition: string;
-  /** `{origin}{base}{edition}/{namespace}`. */
+  /** `{origin}{api}{edition}`: where the REST namespaces of the edition are (140 §1.1). */
+  readonly apiEdition: string;
+  /** `{origin}{api}{edition}/{namespace}`. */
   readonly ns: string;
 
   constructor(
@@ -21,10 +23,13 @@ export class UrlBuilder {
     readonly lang: Language,
     /** The namespace the request was addressed to. */
     readonly namespace: string = NAMESPACE,
+    /** `CALENDAR_API_PATH`; the site's prefix unless set apart. */
+    readonly apiPath: string = basePath,
   ) {
     this.site = origin + basePath;
     this.edition = this.site + EDITION_PREFIXES[lang];
-    this.ns = `${this.edition}/${namespace}`;
+    this.apiEdition = origin + apiPath + EDITION_PREFIXES[lang];
+    this.ns = `${this.apiEdition}/${namespace}`;
   }
 
   /** `{host}{base}` without scheme and port: the prefix of `global_id`. */

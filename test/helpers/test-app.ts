@@ -113,7 +113,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
       const response = await app.inject({ method: method as any, url, headers, payload, remoteAddress });
       return { status: response.statusCode, headers: response.headers as Record<string, string | string[] | undefined>, text: response.body };
     }
-    const response = await fetch(base + url, { method, headers, body: payload });
+    const response = await fetch(base + url, { method, headers, body: payload, redirect: 'manual' });
     return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
   };
   const authHeader = (user: TestUser) => `Basic ${Buffer.from(`${user.login}:${user.password}`).toString('base64')}`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { VNode } from 'preact';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/dates/clock.ts';
@@ -31,6 +31,7 @@ import { NAMESPACE } from '../../render/urls.ts';
 import { serializeOrganizer } from '../../render/json/organizer-serializer.ts';
 import { serializeVenue } from '../../render/json/venue-serializer.ts';
 import { PageData } from './page-data.ts';
+import { markPageAnswer } from '../plugins/request-state.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
@@ -40,8 +41,8 @@ type Answer =
   | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string> }
   | { status: 301 | 302; location: string };
 
-const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 function isLoopback(origin: string): boolean {
   const host = new URL(origin).hostname;
@@ -62,13 +63,14 @@ interface PageRequest {
  * The public calendar (55): month, list and day views, archives, single event, venue and
  * organizer pages under `{base}` and each edition prefix. Requests go down: services load the
  * read models (the JSON and iCalendar renderers' own), src/web renders them as pure functions;
- * pages are cached per cache epoch like the API lists.
+ * pages are cached per cache epoch like the API lists. When the REST index shares the page root
+ * (`{api}` = `{base}`, 140 §1.3), that root is not routed here: its handler is returned for the index to hand on.
  */
-export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): void {
+export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): RouteHandlerMethod | undefined {
   const db = storage.db;
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
-  const cache = new ReadCache<Answer>(storage, 1000);
+  const cache = new ReadCache<Answer>(storage, 1000, undefined, 'page');
   // A cached page is the same answer object on every hit: its tag is hashed once, not per request.
   const tags = new WeakMap<Answer, string>();
   const tagOf = (result: Answer & { html: string }): string => {
@@ -245,6 +247,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   };
 
   const send = (request: FastifyRequest, reply: FastifyReply, req: PageRequest, result: Answer): FastifyReply => {
+    markPageAnswer(request);
+    // WordPress names its REST index on every front-end page; clients find the API through it (90 §2.1).
+    reply.header('Link', `<${req.ctx.urls.origin}${config.apiPath}/>; rel="https://api.w.org/"`);
     if ('location' in result) {
       // Page paths stay in the edition; feed addresses come absolute.
       const location = result.location.startsWith('/') ? `${base}${EDITION_PREFIXES[req.lang]}${result.location}` : result.location;
@@ -285,9 +290,11 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   };
   const notFoundHtml = (req: PageRequest) => html(MessagePage({ env: req.env, title: req.env.t('page_not_found'), text: req.env.t('page_not_found_text') }));
 
+  const sharedRoot = config.apiPath === base;
   for (const lang of LANGUAGES) {
     const prefix = base + EDITION_PREFIXES[lang];
-    const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
+    const root = sharedRoot && lang === 'en' ? [] : [prefix === '' ? '/' : prefix];
+    const routes = [...root, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
   for (const { path, type, body } of assets.files) {
@@ -295,4 +302,5 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
     );
   }
+  return sharedRoot ? handler('en') : undefined;
 }

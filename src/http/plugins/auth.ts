@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
 import { FailureThrottle } from './failure-throttle.ts';
-import { languageOfPath } from './request-state.ts';
+import { languageOfPath, type SitePaths } from './request-state.ts';
 
 interface Credentials {
   login?: string;
@@ -27,7 +27,7 @@ function readAuthorization(header: string, users: UsersService): Credentials {
 }
 
 export interface AuthOptions {
-  basePath: string;
+  paths: SitePaths;
   failureLimit: number;
   failureWindowSeconds: number;
 }
@@ -57,9 +57,9 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
   };
   // A callback hook: a visitor's request (no header) costs no promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    request.lang = languageOfPath(request.url, options.basePath);
+    request.lang = languageOfPath(request.url, options.paths);
     const header = request.headers.authorization;
-    if (header === undefined) return done();
+    if (header === undefined || request.routeOptions.config?.ownAuthorization === true) return done();
     authenticate(request, header).then(() => done(), done);
   });
 }

@@ -3,7 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { translate, type MessageKey } from '../../i18n/catalog.ts';
-import { languageOfPath } from './request-state.ts';
+import { languageOfPath, type SitePaths } from './request-state.ts';
 
 interface ClientErrorAnswer {
   status: number;
@@ -33,10 +33,10 @@ function requestTarget(rawPacket: unknown): string {
 }
 
 /** A complete HTTP/1.1 response in the API's error shape, written straight to the socket. */
-function rawErrorResponse(answer: ClientErrorAnswer, target: string, basePath: string): string {
+function rawErrorResponse(answer: ClientErrorAnswer, target: string, paths: SitePaths): string {
   const body = JSON.stringify({
     code: answer.code,
-    message: translate(languageOfPath(target, basePath), answer.messageKey),
+    message: translate(languageOfPath(target, paths), answer.messageKey),
     data: { status: answer.status },
   });
   return [
@@ -56,10 +56,10 @@ function rawErrorResponse(answer: ClientErrorAnswer, target: string, basePath: s
  * too slow to send its request). They happen before any request object exists, so no hook or
  * error handler of the app sees them; the answer is written to the socket, then it is closed.
  */
-export function clientErrorHandler(basePath: string) {
+export function clientErrorHandler(paths: SitePaths) {
   return (error: ConnectionError, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    if (socket.writable) socket.write(rawErrorResponse(answerFor(error), requestTarget(error.rawPacket), basePath));
+    if (socket.writable) socket.write(rawErrorResponse(answerFor(error), requestTarget(error.rawPacket), paths));
     socket.destroy();
   };
 }
@@ -68,9 +68,9 @@ export function clientErrorHandler(basePath: string) {
  * CONNECT asks for a tunnel, which this service does not offer; node closes such a socket
  * without a word unless someone listens for it.
  */
-export function refuseTunnels(server: Pick<Server, 'on'>, basePath: string): void {
+export function refuseTunnels(server: Pick<Server, 'on'>, paths: SitePaths): void {
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const answer = { status: 501, code: 'rest_method_not_supported', messageKey: 'rest_method_not_supported' } as const;
-    socket.end(rawErrorResponse(answer, request.url ?? '/', basePath));
+    socket.end(rawErrorResponse(answer, request.url ?? '/', paths));
   });
 }

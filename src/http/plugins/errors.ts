@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { translate } from '../../i18n/catalog.ts';
 import { InvalidParamsError, RestError } from '../../domain/errors.ts';
 import { sendJson } from '../rest/send.ts';
-import { languageOfPath } from './request-state.ts';
+import { languageOfPath, type SitePaths } from './request-state.ts';
 import { setSecurityHeaders } from './security.ts';
 
 interface ErrorBody {
@@ -57,9 +57,9 @@ export function sendRestError(error: RestError, request: FastifyRequest, reply: 
  * Errors of the router itself (a path that cannot be percent-decoded, a path segment longer than
  * any identifier): no route can serve such a path. They arrive before any hook has run.
  */
-export function routerErrorAnswer(basePath: string) {
+export function routerErrorAnswer(paths: SitePaths) {
   return (_error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    request.lang = languageOfPath(request.url, basePath);
+    request.lang = languageOfPath(request.url, paths);
     setSecurityHeaders(request, reply);
     return sendRestError(new RestError(404, 'rest_no_route'), request, reply);
   };

@@ -36,6 +36,7 @@ export function registerRequestLog(app: FastifyInstance, replay?: AnswerReplay):
     log.info({ method, path, status, ms, ...(replayed ? { replayed } : {}) }, `${method} ${path} ${status} ${ms}ms${replayed ? ' (replayed)' : ''}`);
   };
   app.addHook('onResponse', (request, reply, done) => {
+    if (request.routeOptions.config?.probe === true) return done();
     line(request.log, request.method, request.url, reply.statusCode, reply.elapsedTime);
     done();
   });

@@ -3,19 +3,16 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { RestError } from '../../domain/errors.ts';
+import { answeredByPage } from './request-state.ts';
 
 /** The public calendar pages' policy (55 §13): own scripts and styles, remote images, own forms. */
 export const PAGE_CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
 
-function isPageRoute(request: FastifyRequest): boolean {
-  return request.routeOptions?.config?.page === true;
-}
-
 /** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
 export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
-  if (isPageRoute(request)) {
+  if (answeredByPage(request)) {
     // Pages may be framed by the site itself and indexed (the page sets X-Robots-Tag itself).
     reply.header('X-Frame-Options', 'SAMEORIGIN');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');

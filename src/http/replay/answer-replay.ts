@@ -2,6 +2,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { Clock } from '../../domain/dates/clock.ts';
 import type { CacheEpochs } from '../../storage/cache-epochs.ts';
 import { survivesAll, type DescribedWrite } from '../../storage/write-journal.ts';
+import { cacheLookups } from '../../observability/cache-lookups.ts';
+import { routeLabelOf, setRouteLabel } from '../../observability/route-label.ts';
 
 /** Whether an answer stays true after a described write (write-journal.ts). */
 export type Survives = (write: DescribedWrite) => boolean;
@@ -35,6 +37,8 @@ export function epochObservedBefore(raw: IncomingMessage): number | undefined {
 /** An answer as it was written: headers (without Date and connection headers, which Node adds) and body. */
 interface Recording {
   epoch: number;
+  /** The route pattern that produced it (the metrics' label of its replays). */
+  route: string;
   second: number;
   survives?: Survives;
   headers: OutgoingHttpHeaders;
@@ -134,6 +138,8 @@ export class AnswerReplay {
   private replayed(key: string, epoch: number, second: number, response: ServerResponse, request: IncomingMessage, began: number): boolean {
     const found = this.recordings.get(key);
     if (found === undefined || found.epoch !== epoch || found.second !== second) return false;
+    cacheLookups.replay.hits++;
+    setRouteLabel(request, found.route);
     response.writeHead(200, found.headers);
     response.end(found.body);
     this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
@@ -154,11 +160,13 @@ export class AnswerReplay {
       for (const follower of entry.followers) {
         if (follower.response.destroyed) continue;
         if (!this.replayed(key, epoch, follower.second, follower.response, follower.request, follower.began)) {
+          cacheLookups.replay.misses++;
           handedOn.set(follower.request, { key, epoch });
           next(follower.request, follower.response);
         }
       }
     });
+    cacheLookups.replay.misses++;
     handedOn.set(request, { key, epoch });
     next(request, response);
   }
@@ -173,7 +181,7 @@ export class AnswerReplay {
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const { key, epoch } = pending;
     this.forget(key);
-    this.recordings.set(key, { epoch, second: secondOf(marked.now), survives: marked.survives, headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
+    this.recordings.set(key, { epoch, route: routeLabelOf(request), second: secondOf(marked.now), survives: marked.survives, headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
     this.bytes += body.length;
     while (this.recordings.size > this.maxEntries || this.bytes > this.maxBytes) this.forget(this.recordings.keys().next().value!);
   }

@@ -14,6 +14,8 @@ export interface RestContext extends RenderContext {
 export interface ContextOptions {
   publicUrl: string | null;
   basePath: string;
+  /** `{api}` (140 §1.1); `basePath` when absent. */
+  apiPath?: string;
   /** The namespace the route was mounted under (the service's own or an alias). */
   namespace: string;
   now: Date;
@@ -24,7 +26,7 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
   const origin = options.publicUrl ?? `${request.protocol}://${request.host}`;
   const lang = request.lang;
   return {
-    ...renderContext({ lang, user: request.user, urls: new UrlBuilder(origin, options.basePath, lang, options.namespace), now: options.now }),
+    ...renderContext({ lang, user: request.user, urls: new UrlBuilder(origin, options.basePath, lang, options.namespace, options.apiPath), now: options.now }),
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     client: request.raw.socket,
   };

@@ -12,6 +12,8 @@ import { validateArgs } from '../../args/validate-args.ts';
 
 export interface RegisterOptions {
   basePath: string;
+  /** `{api}`: the prefix the namespaces are mounted under (140 §1.1). */
+  apiPath: string;
   publicUrl: string | null;
   clock: Clock;
   /** 80 §1.3 (`CALENDAR_REQUIRE_IF_MATCH`). */
@@ -47,13 +49,13 @@ function mergeInput(request: FastifyRequest): { merged: Record<string, unknown>;
  */
 export function registerNamespace(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions, aliases: readonly string[] = []): void {
   for (const namespace of [def.namespace, ...aliases]) {
-    for (const lang of LANGUAGES) mount(app, def, options, namespace, `${options.basePath}${EDITION_PREFIXES[lang]}/${namespace}`);
+    for (const lang of LANGUAGES) mount(app, def, options, namespace, `${options.apiPath}${EDITION_PREFIXES[lang]}/${namespace}`);
   }
 }
 
 function mount(app: FastifyInstance, def: NamespaceDef, options: RegisterOptions, namespace: string, prefix: string): void {
   const context = (request: FastifyRequest): RestContext =>
-    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, namespace, now: options.clock(), requireIfMatch: options.requireIfMatch });
+    createContext(request, { publicUrl: options.publicUrl, basePath: options.basePath, apiPath: options.apiPath, namespace, now: options.clock(), requireIfMatch: options.requireIfMatch });
 
   const run = (endpoint: Endpoint) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const ctx = context(request);

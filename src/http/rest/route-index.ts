@@ -34,7 +34,7 @@ export function renderRoute(route: RouteDef, ctx: RestContext): Record<string, u
       };
     }),
   };
-  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${ctx.urls.edition}${routeKey(route, ctx)}` }] };
+  if (!route.pattern.includes('(?P<')) entry._links = { self: [{ href: `${ctx.urls.apiEdition}${routeKey(route, ctx)}` }] };
   return entry;
 }
 
@@ -45,5 +45,5 @@ export function renderRoute(route: RouteDef, ctx: RestContext): Record<string, u
 export function renderNamespaceIndex(def: NamespaceDef, ctx: RestContext): Record<string, unknown> {
   const routes: Record<string, unknown> = {};
   for (const route of def.routes) routes[routeKey(route, ctx)] = renderRoute(route, ctx);
-  return { namespace: ctx.urls.namespace, routes, _links: { up: [{ href: `${ctx.urls.edition}/` }] } };
+  return { namespace: ctx.urls.namespace, routes, _links: { up: [{ href: `${ctx.urls.apiEdition}/` }] } };
 }

@@ -47,9 +47,9 @@ function contentSecurityPolicy(publicUrl: string | null): string {
   ].join('; ');
 }
 
-function page(lang: Language, basePath: string): string {
+function page(lang: Language, basePath: string, apiPath: string): string {
   const assets = `${basePath}/docs/assets`;
-  const documentUrl = `${basePath}${EDITION_PREFIXES[lang]}/${NAMESPACE}/doc`;
+  const documentUrl = `${apiPath}${EDITION_PREFIXES[lang]}/${NAMESPACE}/doc`;
   const html = (text: string) => escapeSpecialChars(text, true);
   return `<!doctype html>
 <html lang="${lang}">
@@ -85,7 +85,7 @@ export async function registerDocsPage(app: FastifyInstance, config: Config): Pr
   });
   const policy = contentSecurityPolicy(config.publicUrl);
   for (const lang of LANGUAGES) {
-    const body = page(lang, config.basePath);
+    const body = page(lang, config.basePath, config.apiPath);
     app.get(`${config.basePath}${EDITION_PREFIXES[lang]}/docs`, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').header('Content-Security-Policy', policy).send(body),
     );

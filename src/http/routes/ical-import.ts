@@ -80,9 +80,9 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
       throw error;
     });
     for (const lang of LANGUAGES) {
-      const url = `${deps.config.basePath}${EDITION_PREFIXES[lang]}/${ADMIN_NAMESPACE}/imports`;
+      const url = `${deps.config.apiPath}${EDITION_PREFIXES[lang]}/${ADMIN_NAMESPACE}/imports`;
       scope.post(url, { bodyLimit: maxBytes, config: { readsFiles: true } }, async (request, reply) => {
-        const ctx = createContext(request, { publicUrl: deps.config.publicUrl, basePath: deps.config.basePath, now: deps.clock(), namespace: ADMIN_NAMESPACE });
+        const ctx = createContext(request, { publicUrl: deps.config.publicUrl, basePath: deps.config.basePath, apiPath: deps.config.apiPath, now: deps.clock(), namespace: ADMIN_NAMESPACE });
         if (!can(ctx.user, 'create_users')) throw forbidden(ctx.user === null);
         let file: Buffer | undefined;
         let csv = false;

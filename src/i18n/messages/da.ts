@@ -16,6 +16,9 @@ export const da: Catalogue = {
   rest_invalid_namespace: 'Det angivne navnerum blev ikke fundet.',
   rest_internal_error: 'Serveren kunne ikke gennemføre anmodningen på grund af en intern fejl.',
   rest_service_unavailable: 'Tjenesten er utilgængelig: databasen kan ikke nås.',
+  'metrics-unauthorized': 'Målingerne kræver Bearer-tokenet fra CALENDAR_METRICS_TOKEN.',
+  'metrics-forbidden': 'Målingerne vises kun for klienter på denne maskine (eller sæt CALENDAR_METRICS_TOKEN).',
+  rest_service_stopping: 'Tjenesten er ved at stoppe.',
   rest_too_many_requests: 'For mange anmodninger. Prøv igen om {seconds} sekunder.',
   rest_request_timeout: 'Anmodningen tog for lang tid at gennemføre.',
   // Reasons of refused parameters (data.details[name].message)

@@ -19,6 +19,9 @@ export const en = {
   rest_invalid_namespace: 'The specified namespace could not be found.',
   rest_internal_error: 'The server could not complete the request because of an internal error.',
   rest_service_unavailable: 'The service is unavailable: the database cannot be reached.',
+  'metrics-unauthorized': 'The metrics need the Bearer token set in CALENDAR_METRICS_TOKEN.',
+  'metrics-forbidden': 'The metrics are shown to clients on this machine only (or set CALENDAR_METRICS_TOKEN).',
+  rest_service_stopping: 'The service is stopping.',
   rest_too_many_requests: 'Too many requests. Try again in {seconds} seconds.',
   rest_request_timeout: 'The request took too long to complete.',
   // Reasons of refused parameters (data.details[name].message)

@@ -16,6 +16,9 @@ export const es: Catalogue = {
   rest_invalid_namespace: 'No se ha encontrado el espacio de nombres indicado.',
   rest_internal_error: 'El servidor no ha podido completar la solicitud debido a un error interno.',
   rest_service_unavailable: 'El servicio no está disponible: no se puede acceder a la base de datos.',
+  'metrics-unauthorized': 'Las métricas requieren el token Bearer definido en CALENDAR_METRICS_TOKEN.',
+  'metrics-forbidden': 'Las métricas solo se muestran a clientes en esta máquina (o define CALENDAR_METRICS_TOKEN).',
+  rest_service_stopping: 'El servicio se está deteniendo.',
   rest_too_many_requests: 'Demasiadas solicitudes. Vuelve a intentarlo dentro de {seconds} segundos.',
   rest_request_timeout: 'La solicitud ha tardado demasiado en completarse.',
   // Reasons of refused parameters (data.details[name].message)

@@ -16,6 +16,9 @@ export const it: Catalogue = {
   rest_invalid_namespace: 'Il namespace specificato non è stato trovato.',
   rest_internal_error: 'Il server non ha potuto completare la richiesta a causa di un errore interno.',
   rest_service_unavailable: 'Il servizio non è disponibile: il database non è raggiungibile.',
+  'metrics-unauthorized': 'Le metriche richiedono il token Bearer impostato in CALENDAR_METRICS_TOKEN.',
+  'metrics-forbidden': 'Le metriche sono mostrate solo ai client su questa macchina (oppure imposta CALENDAR_METRICS_TOKEN).',
+  rest_service_stopping: 'Il servizio si sta arrestando.',
   rest_too_many_requests: 'Troppe richieste. Riprova tra {seconds} secondi.',
   rest_request_timeout: 'La richiesta ha impiegato troppo tempo.',
   // Reasons of refused parameters (data.details[name].message)

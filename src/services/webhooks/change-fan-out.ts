@@ -41,9 +41,9 @@ export async function changeHead(storage: Storage): Promise<string> {
  * One message per entry: each carries one record, so that a later change of a record can wait
  * for the earlier one (per-record order) while other records go out in parallel.
  */
-export function changeFanOut(storage: Storage, config: Pick<Config, 'publicUrl' | 'basePath'>): FanOut {
+export function changeFanOut(storage: Storage, config: Pick<Config, 'publicUrl' | 'basePath' | 'apiPath'>): FanOut {
   // Links need an origin, and there is no request here: only with CALENDAR_PUBLIC_URL.
-  const urls = config.publicUrl ? new UrlBuilder(config.publicUrl, config.basePath, 'en') : null;
+  const urls = config.publicUrl ? new UrlBuilder(config.publicUrl, config.basePath, 'en', undefined, config.apiPath) : null;
   return async () => {
     // Without a subscription there is nothing to write: no transaction, no wait for the writer's lock.
     if (!(await new WebhooksRepository(storage.db).hasActiveSubscriptions())) return;

@@ -6,7 +6,7 @@ import { signedHeaders } from '../../domain/webhooks/signing.ts';
 import type { Storage } from '../../storage/database.ts';
 import { WebhooksRepository, type ClaimedMessage } from '../../storage/repositories/webhooks-repository.ts';
 import { SecretBox } from './secret-box.ts';
-import { postMessage } from './sender.ts';
+import { postMessage, type SendResult } from './sender.ts';
 
 /** Sends in flight per instance and per subscription (80 §4.4 B). */
 const PER_INSTANCE = 8;
@@ -26,6 +26,17 @@ export interface DeliveryOptions {
   settings: WebhookSettings;
   fanOut?: FanOut;
   onError: (error: unknown) => void;
+  /** Told how each finished attempt ended (the metrics, 140 §4.2). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+}
+
+/** How a finished attempt ended (140 §4.2 `calendar_webhook_deliveries_total`). */
+export type DeliveryOutcome = 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused' | 'lease_lost';
+
+function outcomeOf(result: SendResult): Exclude<DeliveryOutcome, 'lease_lost'> {
+  if (result.status !== null) return result.status >= 200 && result.status < 300 ? 'success' : 'http_error';
+  if (result.error?.startsWith('timeout')) return 'timeout';
+  return result.error?.startsWith('refused') ? 'refused' : 'network_error';
 }
 
 /**
@@ -40,6 +51,8 @@ export class WebhookDelivery {
   private readonly repository: WebhooksRepository;
   private readonly secrets: SecretBox;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The messages whose send has begun (a stop lets them finish; the other claims are released). */
+  private readonly sending = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
@@ -59,6 +72,7 @@ export class WebhookDelivery {
     return async () => {
       this.stopped = true;
       clearTimeout(this.timer);
+      await this.repository.releaseUnsent(this.instance, [...this.sending]).catch(this.options.onError);
       await Promise.allSettled([...this.inFlight]);
     };
   }
@@ -74,9 +88,16 @@ export class WebhookDelivery {
         const now = await this.repository.now();
         const message = await this.repository.claim(this.instance, now, new Date(now.getTime() + this.options.settings.leaseSeconds * 1000), PER_SUBSCRIPTION);
         if (!message) break;
+        // Claimed while a stop began: the stop's release may have run before this claim committed.
+        if (this.stopped) {
+          await this.repository.releaseUnsent(this.instance, [...this.sending]);
+          break;
+        }
+        this.sending.add(message.id);
         const send = this.send(message, now)
           .catch(this.options.onError)
           .finally(() => {
+            this.sending.delete(message.id);
             this.inFlight.delete(send);
             // A finished send may unblock the next message of its record.
             void this.round();
@@ -113,7 +134,11 @@ export class WebhookDelivery {
       excerpt: result.excerpt,
       instance: this.instance,
     });
-    const finish = (outcome: Parameters<WebhooksRepository['finish']>[3]) => repository.finish(message.id, this.instance, message.attempts, outcome);
+    const finish = async (outcome: Parameters<WebhooksRepository['finish']>[3]) => {
+      const written = await repository.finish(message.id, this.instance, message.attempts, outcome);
+      this.options.onOutcome?.(written ? outcomeOf(result) : 'lease_lost');
+      return written;
+    };
 
     if (result.status !== null && result.status >= 200 && result.status < 300) {
       if (await finish({ status: 'succeeded', error: null, at: now })) await repository.noteSuccess(message.subscription_id, now);

@@ -162,6 +162,21 @@ export class WebhooksRepository {
     return subscription ? { ...message, ...subscription } : undefined;
   }
 
+  /**
+   * 140 §5: the messages `owner` claimed and is not sending, back to `pending` at once in one
+   * statement (an unsent claim is no attempt), so that any instance sends them without waiting for the lease.
+   */
+  async releaseUnsent(owner: string, sending: readonly number[]): Promise<number> {
+    let query = this.db
+      .updateTable('webhook_messages')
+      .set((eb) => ({ status: 'pending', lease_owner: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
+      .where('lease_owner', '=', owner)
+      .where('status', '=', 'delivering');
+    if (sending.length > 0) query = query.where('id', 'not in', [...sending]);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Freezes the body the first attempt built (objects rendered then), so retries send the same bytes. */
   async freezePayload(id: number, owner: string, attempt: number, payload: string): Promise<void> {
     await this.heldByMe(this.db.updateTable('webhook_messages').set({ payload }), id, owner, attempt).execute();

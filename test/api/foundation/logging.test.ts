@@ -37,6 +37,9 @@ describe('request logs', () => {
     const service = await serve({});
     const auth = `Basic ${Buffer.from('admin:admin-secret-for-logs').toString('base64')}`;
     assert.equal((await fetch(`${service.origin}${NS}/events?password=hunter2&per_page=3`, { headers: { authorization: auth } })).status, 200);
+    // Monitors' probes (140 §2) write no line at info.
+    assert.equal((await fetch(`${service.origin}/healthz`)).status, 200);
+    assert.equal((await fetch(`${service.origin}/readyz`)).status, 200);
     assert.equal((await fetch(`${service.origin}${NS}/nowhere`)).status, 404);
     const line = await lineMatching(service, /\/nowhere/);
     const first = JSON.parse(await lineMatching(service, /"path":"\/calendar\/events\/v1\/events"/));

@@ -13,6 +13,8 @@ import { fileTooBig, readUploadRequest } from './upload-request.ts';
 export interface UploadRouteDeps {
   media: MediaService;
   basePath: string;
+  /** `{api}`: the REST prefix the upload routes live under (140 §1.1). */
+  apiPath: string;
   publicUrl: string | null;
   siteZone: string;
   clock: Clock;
@@ -72,8 +74,8 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: UploadRou
     for (const route of routes) {
       for (const lang of LANGUAGES) {
         const context = (request: FastifyRequest) =>
-          createContext(request, { publicUrl: deps.publicUrl, basePath: deps.basePath, now: deps.clock(), namespace: route.namespace });
-        scope.post(`${deps.basePath}${EDITION_PREFIXES[lang]}/${route.namespace}/${route.path}`, {
+          createContext(request, { publicUrl: deps.publicUrl, basePath: deps.basePath, apiPath: deps.apiPath, now: deps.clock(), namespace: route.namespace });
+        scope.post(`${deps.apiPath}${EDITION_PREFIXES[lang]}/${route.namespace}/${route.path}`, {
           bodyLimit,
           config: { readsFiles: true },
           // The gate before the body (§1.1): a visitor's or contributor's bytes are never read.

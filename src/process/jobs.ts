@@ -1,0 +1,52 @@
+import type { Config } from '../config.ts';
+import { systemClock } from '../domain/dates/clock.ts';
+import { startDatabaseGauges } from '../observability/database-gauges.ts';
+import type { ServiceMetrics } from '../observability/metrics.ts';
+import { startBackupSchedule } from '../services/backup-schedule.ts';
+import { startFeedJobs } from '../services/feed-jobs.ts';
+import { startSeriesExtension } from '../services/recurrence-job.ts';
+import { SeriesService } from '../services/series-service.ts';
+import { changeFanOut } from '../services/webhooks/change-fan-out.ts';
+import { WebhookDelivery } from '../services/webhooks/delivery-worker.ts';
+import type { Storage } from '../storage/database.ts';
+
+export interface JobsOptions {
+  storage: Storage;
+  config: Config;
+  metrics?: ServiceMetrics;
+  logError: (error: unknown, message: string) => void;
+  logInfo: (fields: object, message: string) => void;
+}
+
+/**
+ * The periodic jobs of a process (140 §6.2): change-feed maintenance, webhook fan-out and delivery,
+ * recurrence horizon, scheduled SQLite backups, database gauges. Returns the stop: timers end at once, unsent webhook claims
+ * are released, and sends already started are awaited.
+ */
+export function startJobs({ storage, config, metrics, logError, logInfo }: JobsOptions): () => Promise<void> {
+  const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => logError(error, 'change feed maintenance failed'));
+  const stopDelivery = new WebhookDelivery({
+    storage,
+    settings: config.webhooks,
+    fanOut: changeFanOut(storage, config),
+    onError: (error) => logError(error, 'delivering webhooks failed'),
+    onOutcome: metrics && ((outcome) => metrics.delivered(outcome)),
+  }).start();
+  const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => logError(error, 'extending recurring series failed'));
+  const stopBackups = startBackupSchedule({
+    databaseUrl: config.databaseUrl,
+    settings: config.backup,
+    zone: config.timezone,
+    clock: systemClock,
+    onBackup: (report) => logInfo({ file: report.file, bytes: report.bytes, seconds: report.seconds }, 'scheduled backup written and verified'),
+    onError: (error) => logError(error, 'scheduled backup failed'),
+  });
+  const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
+  return async () => {
+    stopExtension();
+    stopFeedJobs();
+    stopGauges();
+    stopBackups();
+    await stopDelivery();
+  };
+}
