@@ -8,6 +8,7 @@ import { SeriesService } from './services/series-service.ts';
 import { openStorage } from './storage/database.ts';
 import { WebhookDelivery } from './services/webhooks/delivery-worker.ts';
 import { changeFanOut } from './services/webhooks/change-fan-out.ts';
+import { messageObjects } from './services/webhooks/message-objects.ts';
 
 /** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
 async function main(): Promise<void> {
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config, storage });
   const stopFeedJobs = startFeedJobs(storage.db, config.changesRetentionDays, systemClock, (error) => app.log.error({ err: error }, 'change feed maintenance failed'));
-  const stopDelivery = new WebhookDelivery({ storage, settings: config.webhooks, fanOut: changeFanOut(storage, config), onError: (error) => app.log.error({ err: error }, 'delivering webhooks failed') }).start();
+  const stopDelivery = new WebhookDelivery({ storage, settings: config.webhooks, fanOut: changeFanOut(storage, config), objects: messageObjects(storage, config), onError: (error) => app.log.error({ err: error }, 'delivering webhooks failed') }).start();
   const stopExtension = startSeriesExtension(storage.db, new SeriesService(config.recurrence), systemClock, (error) => app.log.error({ err: error }, 'extending recurring series failed'));
 
   // Handlers first: a signal that arrives while starting still closes the database cleanly.

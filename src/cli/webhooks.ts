@@ -10,8 +10,9 @@ import { openStorage } from '../storage/database.ts';
 import type { WebhookMessageStatus } from '../storage/schema.ts';
 
 export const WEBHOOKS_USAGE = `usage: calendar webhooks <command>
-  webhooks add URL [--types P,P] [--visibility public|full] [--description TEXT]
-                                   subscribe URL and print its signing secret (shown only now)
+  webhooks add URL [--types P,P] [--visibility public|full] [--include-objects] [--description TEXT]
+                                   subscribe URL and print its signing secret (shown only now);
+                                   --include-objects: upsert entries carry their records
   webhooks list                    list subscriptions
   webhooks remove ID               delete a subscription and its waiting messages
   webhooks enable|disable ID       resume or stop sending
@@ -33,7 +34,7 @@ function idArgument(value: string | undefined, name: string): number {
 
 function describe(hook: WebhookView): string {
   const state = hook.active ? 'active' : `disabled${hook.disabled_reason ? ` (${hook.disabled_reason})` : ''}`;
-  return [hook.id, state, hook.visibility, hook.types.join(','), hook.url, hook.description].join('\t');
+  return [hook.id, state, hook.include_objects ? `${hook.visibility}+objects` : hook.visibility, hook.types.join(','), hook.url, hook.description].join('\t');
 }
 
 /** `calendar webhooks …`: the admin API's webhook operations (80 §4.1) on the configured database. */
@@ -41,7 +42,7 @@ export async function webhooksCommand(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { types: { type: 'string' }, visibility: { type: 'string' }, description: { type: 'string' }, status: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { types: { type: 'string' }, visibility: { type: 'string' }, 'include-objects': { type: 'boolean' }, description: { type: 'string' }, status: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, first, second] = positionals;
   if (values.help || !command) throw new WebhooksUsageError('');
@@ -57,7 +58,7 @@ export async function webhooksCommand(argv: string[]): Promise<void> {
         if (!types.every(isTypePattern)) throw invalidParam('types', { code: 'rest_invalid_webhook_types', messageKey: 'reason_webhook_types', vars: { kinds: WEBHOOK_KINDS.join(', '), ops: WEBHOOK_OPS.join(', ') } });
         const visibility = values.visibility ?? 'public';
         if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw invalidParam('visibility', oneOf(VISIBILITIES));
-        const hook = await webhooks.create({ url: first!, types, visibility: visibility as WebhookVisibility, active: true, description: values.description ?? '' });
+        const hook = await webhooks.create({ url: first!, types, visibility: visibility as WebhookVisibility, include_objects: values['include-objects'] === true, active: true, description: values.description ?? '' });
         console.log(`created webhook ${hook.id} for ${hook.url}`);
         console.log(`signing secret: ${hook.secret}`);
         return;
