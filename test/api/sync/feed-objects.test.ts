@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
-import { NS, startTestApp, type Caller, type TestApp } from '../../helpers/test-app.ts';
+import { NS, startTestApp, type Caller, type TestApp, type TestResponse } from '../../helpers/test-app.ts';
 import { feedSettled } from './feed-settled.ts';
 
 /**
@@ -50,7 +50,7 @@ async function fullRead(app: TestApp, as: Caller): Promise<Copy> {
     const terms = list === 'categories' || list === 'tags';
     let path: string | undefined = `${NS}/${list}?per_page=50${terms ? '&hide_empty=0' : `&modified_after=1970-01-01${statuses}`}`;
     while (path !== undefined) {
-      const res = await app.request('GET', path, { as });
+      const res: TestResponse = await app.request('GET', path, { as });
       assert.equal(res.status, 200, res.text);
       for (const item of res.body[list] as Array<{ id: number }>) copy.set(`${TYPES[list]}:${item.id}`, comparable(item));
       path = res.body.next_rest_url === undefined ? undefined : pathOf(res.body.next_rest_url);
