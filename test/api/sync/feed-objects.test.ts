@@ -74,14 +74,6 @@ async function replay(app: TestApp, as: Caller, cursor: string, copy: Copy): Pro
   }
 }
 
-/** The visitor's cursor after everything written so far, read to the end of the feed (not the bare head: issue 38 item 7). */
-async function drained(app: TestApp): Promise<string> {
-  await feedSettled(app);
-  let page = await app.request('GET', `${NS}/changes?start=earliest&limit=500`);
-  while (page.body.has_more) page = await app.request('GET', pathOf(page.body.next_rest_url));
-  return page.body.next_cursor;
-}
-
 function sorted(copy: Copy): Array<[string, unknown]> {
   return [...copy.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
@@ -161,7 +153,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('an upsert whose record is since trashed, hidden or unpublished carries no object; the later entry removes it', async () => {
-      const visitor = await drained(a);
+      await feedSettled(a);
+      const visitor = (await a.request('GET', `${NS}/changes`)).body.next_cursor as string;
       const trashed = await create(a, 'events', { title: 'Soon trashed', ...DATES });
       const hidden = await create(b, 'events', { title: 'Soon hidden', ...DATES });
       const unpublished = await create(a, 'events', { title: 'Soon a draft', ...DATES });
