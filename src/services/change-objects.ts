@@ -36,10 +36,11 @@ export function objectKey(kind: ChangeKind, id: number): string {
  * as it stands now, rendered as the caller's list renders it — the object of a single GET without
  * `json_ld`, a password-protected record blanked, a term without `_links` — so that a copy made
  * from the lists and one made from the feed hold the same objects. A record that is gone, or that
- * the caller's lists no longer show, has none (a later entry removes it). One batch read per kind
+ * the caller's lists no longer show, has none (a later entry removes it); with `unlisted` (the
+ * feed's `include=hidden`) hidden events and series masters count as shown. One batch read per kind
  * of record, whatever the number of entries.
  */
-export async function changeObjects(db: Kysely<Database>, entries: readonly ObjectEntry[], ctx: RestContext): Promise<Map<string, Record<string, unknown>>> {
+export async function changeObjects(db: Kysely<Database>, entries: readonly ObjectEntry[], ctx: RestContext, options: { unlisted?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
   const wanted = new Map<ChangeKind, number[]>();
   for (const entry of entries) {
     if (entry.effect !== 'upsert') continue;
@@ -50,7 +51,7 @@ export async function changeObjects(db: Kysely<Database>, entries: readonly Obje
   const seesUnpublished = can(ctx.user, 'edit_posts');
   const ids = (kind: ChangeKind) => wanted.get(kind) ?? [];
   const [events, venues, organizers, categories, tags] = await Promise.all([
-    eventObjects(db, ids('event'), ctx, seesUnpublished),
+    eventObjects(db, ids('event'), ctx, seesUnpublished, options.unlisted === true),
     linkedObjects(db, VENUE, ids('venue'), ctx, seesUnpublished),
     linkedObjects(db, ORGANIZER, ids('organizer'), ctx, seesUnpublished),
     termObjects(db, 'tribe_events_cat', ids('category'), ctx),
@@ -67,10 +68,10 @@ export async function changeObjects(db: Kysely<Database>, entries: readonly Obje
 /** Feed and webhook requests carry no password: a protected record stays blanked as in a list. */
 const NO_UNLOCK = { contextEdit: false } as const;
 
-async function eventObjects(db: Kysely<Database>, ids: readonly number[], ctx: RestContext, seesUnpublished: boolean): Promise<Objects> {
+async function eventObjects(db: Kysely<Database>, ids: readonly number[], ctx: RestContext, seesUnpublished: boolean, unlisted: boolean): Promise<Objects> {
   if (ids.length === 0) return new Map();
   const rows = (await new EventsRepository(db, formatWall(ctx.now)).findByIds(ids))
-    .filter((event) => listedFor({ status: event.status, hidden: event.hide_from_listings === 1, isSeriesMaster: event.is_series_master === 1 }, seesUnpublished));
+    .filter((event) => listedFor({ status: event.status, hidden: event.hide_from_listings === 1, isSeriesMaster: event.is_series_master === 1 }, seesUnpublished, unlisted));
   const models = await loadEventModels(db, rows, ctx, { locked: (event) => !isUnlocked(eventOwnership(event), ctx.user, NO_UNLOCK) });
   const objects = renderEventObjects(models, ctx);
   return new Map(rows.map((event, index) => [event.id, objects[index]]));

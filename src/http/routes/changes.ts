@@ -1,5 +1,5 @@
 import { can } from '../../domain/auth/capabilities.ts';
-import { invalidParam, RestError } from '../../domain/errors.ts';
+import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
 import { REASONS, oneOf, someOf } from '../../domain/reasons.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { decodeCursor, encodeCursor } from '../../domain/sync/cursor.ts';
@@ -37,9 +37,9 @@ function parseTypes(value: unknown): ChangeKind[] | null {
   return [...new Set(kinds as ChangeKind[])];
 }
 
-const INCLUDES = ['object'] as const;
+const INCLUDES = ['object', 'hidden'] as const;
 
-/** `include` as a comma list or an array of `object`, or null when a value is unknown or none is given. */
+/** `include` as a comma list or an array of `object` and `hidden`, or null when a value is unknown or none is given. */
 function parseIncludes(value: unknown): string[] | null {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
   if (items === null) return null;
@@ -80,11 +80,15 @@ export function changesRoute(deps: AppDeps): RouteDef {
           types: { type: 'array', items: { type: 'string', enum: KINDS }, extension: true, description: 'Only entries of these record types.', sanitize: (value) => parseTypes(value), validate: rule((value) => parseTypes(value) !== null, someOf(KINDS)) },
           include: {
             type: 'array', items: { type: 'string', enum: [...INCLUDES] }, extension: true,
-            description: 'object: each upsert entry carries the record as the caller\'s list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it.',
+            description: 'object: each upsert entry carries the record as the caller\'s list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it. hidden (callers who may edit events): events hidden from listings and series masters count as visible too.',
             sanitize: (value) => parseIncludes(value), validate: rule((value) => parseIncludes(value) !== null, someOf(INCLUDES)),
           },
         },
         handler: async (ctx, params) => {
+          const includes = params.get<string[] | undefined>('include');
+          const unlisted = includes?.includes('hidden') === true;
+          // Listings hide these from everyone; only who may edit events may ask the feed for them.
+          if (unlisted && !can(ctx.user, 'edit_posts')) throw forbidden(ctx.user === null);
           const meta = await readFeedMeta(db);
           const caller = await principalOf(db, ctx.user);
           let from: FeedPosition;
@@ -106,9 +110,8 @@ export function changesRoute(deps: AppDeps): RouteDef {
           const startNow = text === undefined && params.get<string | undefined>('start') !== 'earliest';
           const page = startNow
             ? { entries: [], next: from, hasMore: false }
-            : await listChangesAfter(db, from, limit, { seesUnpublished: can(ctx.user, 'edit_posts'), nowUtc: formatWall(ctx.now), types });
-          const includes = params.get<string[] | undefined>('include');
-          const objects = includes?.includes('object') ? await changeObjects(db, page.entries, ctx) : undefined;
+            : await listChangesAfter(db, from, limit, { seesUnpublished: can(ctx.user, 'edit_posts'), nowUtc: formatWall(ctx.now), types, unlisted });
+          const objects = includes?.includes('object') ? await changeObjects(db, page.entries, ctx, { unlisted }) : undefined;
           const cursorAt = (position: FeedPosition) => encodeCursor({ epoch: meta.epoch, ...position, ...caller });
           const next = cursorAt(page.next);
           const query = (cursor: string | undefined): [string, string | number | undefined][] => [

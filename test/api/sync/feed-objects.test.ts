@@ -11,6 +11,8 @@ import { feedSettled } from './feed-settled.ts';
  */
 
 const DATES = { start_date: '2031-09-01 10:00', end_date: '2031-09-01 12:00' };
+/** A pinned clock: series on DATES lie inside the recurrence horizon (24 months on). */
+const clock = () => new Date('2030-06-01T12:00:00Z');
 const LISTS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
 const TYPES: Record<(typeof LISTS)[number], string> = { events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag' };
 
@@ -83,9 +85,9 @@ for (const dialect of DIALECTS) {
     let a: TestApp;
     let b: TestApp;
     before(async () => {
-      a = await startTestApp(dialect);
+      a = await startTestApp(dialect, { clock });
       // SQLite is one process with one connection: the "second instance" is the same one.
-      b = dialect === 'postgres' ? await startTestApp(dialect, { sharing: a }) : a;
+      b = dialect === 'postgres' ? await startTestApp(dialect, { sharing: a, clock }) : a;
     });
     after(async () => {
       if (b !== a) await b?.close();
@@ -188,6 +190,23 @@ for (const dialect of DIALECTS) {
       // include names what it adds; anything else is refused; links repeat it.
       assert.ok(String(page.body.rest_url).includes('include=object'));
       assert.equal((await a.request('GET', `${NS}/changes?include=objects`)).status, 400);
+    });
+
+    it('include=hidden: hidden events and series masters count as visible for those who may edit events', async () => {
+      await feedSettled(a);
+      const cursor = (await a.request('GET', `${NS}/changes`, { as: 'administrator' })).body.next_cursor as string;
+      const hidden = await create(a, 'events', { title: 'Unlisted', hide_from_listings: true, ...DATES });
+      const master = await create(b, 'events', { title: 'Series', ...DATES, recurrence: { rrule: 'FREQ=DAILY;COUNT=2' } });
+      await feedSettled(a);
+      const read = async (include: string) => (await a.request('GET', `${NS}/changes?cursor=${cursor}&include=${include}&types=event`, { as: 'administrator' })).body.changes as Entry[];
+      assert.deepEqual((await read('object')).filter((entry) => entry.id === hidden || entry.id === master), []);
+      const all = await read('object,hidden');
+      const object = (id: number) => all.find((entry) => entry.id === id)?.object as Record<string, any> | undefined;
+      assert.equal(object(hidden)?.hide_from_listings, true);
+      assert.equal(object(master)?.recurrence.rrule, 'FREQ=DAILY;COUNT=2');
+      assert.equal(all.filter((entry) => entry.object?.post_parent === master).length, 2);
+      assert.equal((await a.request('GET', `${NS}/changes?start=earliest&include=hidden`)).status, 401);
+      assert.equal((await a.request('GET', `${NS}/changes?start=earliest&include=hidden`, { as: 'subscriber' })).status, 403);
     });
 
     it('objects are loaded in batches: a page of thirty entries costs what a page of three does', async () => {
