@@ -139,6 +139,9 @@ for (const dialect of DIALECTS) {
       const fullEntries = signedBy(full.secret).map((request) => JSON.parse(request.body).data.changes[0]);
       assert.deepEqual(fullEntries.map((entry: any) => [entry.id, entry.object.status]).sort(), [[id, 'publish'], [draft, 'draft']].sort());
       for (const request of signedBy(thin.secret)) assert.equal(JSON.parse(request.body).data.changes[0].object, undefined);
+      const patched = await t.request('PATCH', `${ADMIN}/webhooks/${open.id}`, { as: 'administrator', body: { include_objects: false } });
+      assert.equal(patched.body.include_objects, false);
+      assert.equal((await t.request('PATCH', `${ADMIN}/webhooks/${open.id}`, { as: 'administrator', body: { include_objects: 'sometimes' } })).status, 400);
     });
 
     test('include_objects: an entry whose record is trashed before the first attempt goes without an object', async () => {
