@@ -28,24 +28,19 @@ const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 500;
 const PATHS: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' };
 
-/** `types` as a comma list or an array of kinds, or null when one is unknown or none is given. */
-function parseTypes(value: unknown): ChangeKind[] | null {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (items === null) return null;
-  const kinds = items.map((item) => (typeof item === 'string' ? item.trim() : item));
-  if (kinds.length === 0 || !kinds.every((kind) => (KINDS as readonly unknown[]).includes(kind))) return null;
-  return [...new Set(kinds as ChangeKind[])];
-}
-
 const INCLUDES = ['object', 'hidden'] as const;
 
-/** `include` as a comma list or an array of `object` and `hidden`, or null when a value is unknown or none is given. */
-function parseIncludes(value: unknown): string[] | null {
+/** A comma list or an array of `allowed` values, without repeats; null when one is unknown or none is given. */
+function parseChoices<T extends string>(allowed: readonly T[], value: unknown): T[] | null {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
   if (items === null) return null;
   const names = items.map((item) => (typeof item === 'string' ? item.trim() : item));
-  return names.length > 0 && names.every((name) => (INCLUDES as readonly unknown[]).includes(name)) ? [...new Set(names as string[])] : null;
+  if (names.length === 0 || !names.every((name) => (allowed as readonly unknown[]).includes(name))) return null;
+  return [...new Set(names as T[])];
 }
+
+const parseTypes = (value: unknown) => parseChoices(KINDS, value);
+const parseIncludes = (value: unknown) => parseChoices(INCLUDES, value);
 
 /** Whose cursor this is: the principal and the access epoch it was issued for (80 §3.5). */
 async function principalOf(db: Kysely<Database>, user: User | null): Promise<{ principal: number; accessEpoch: number }> {
