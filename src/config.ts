@@ -1,5 +1,7 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
 import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
+import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
 export interface Config {
   port: number;
@@ -44,6 +46,8 @@ export interface Config {
   importUrlAllowlist: string[];
   /** The public calendar pages (55 §1). */
   calendar: CalendarSettings;
+  /** The organisation's colour, logo and stylesheet on every page. */
+  brand: BrandSettings;
   /** Recurring events (60 §4.1): occurrences exist up to now + this many months + 7 days, at most this many per series. */
   recurrence: { horizonMonths: number; maxOccurrences: number };
   /** Default radius of a location search, in `distanceUnit` (70-geo §5). */
@@ -85,6 +89,14 @@ export interface CalendarSettings {
   /** 0 = Sunday … 6 = Saturday. */
   weekStart: number;
 }
+export interface BrandSettings {
+  /** `#rrggbb`, lower case, readable on the light background. */
+  accentColor: string;
+  logo: LogoFile | null;
+  /** The operator's stylesheet, linked after ours. */
+  customCss: Buffer | null;
+}
+
 /** Recurring events (60 §4.1) when nothing is configured. */
 export const RECURRENCE_DEFAULTS = { horizonMonths: 24, maxOccurrences: 1000 } as const;
 
@@ -221,6 +233,22 @@ function retrySchedule(raw: string | undefined): number[] {
   return waits;
 }
 
+function accentColor(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_ACCENT;
+  const problem = accentProblem(raw.trim());
+  if (problem !== null) throw new ConfigError(`CALENDAR_ACCENT_COLOR ${problem}`);
+  return raw.trim().toLowerCase();
+}
+
+/** A file setting: read at start, so a missing or unusable file stops it there. */
+function brandFile<T>(env: NodeJS.ProcessEnv, name: string, read: (path: string) => T | string): T | null {
+  const path = env[name]?.trim();
+  if (!path) return null;
+  const file = read(path);
+  if (typeof file === 'string') throw new ConfigError(`${name} ${file}`);
+  return file;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
@@ -252,6 +280,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+    },
+    brand: {
+      accentColor: accentColor(env.CALENDAR_ACCENT_COLOR),
+      logo: brandFile(env, 'CALENDAR_LOGO_FILE', readLogo),
+      customCss: brandFile(env, 'CALENDAR_CUSTOM_CSS', readCustomCss),
     },
     recurrence: {
       horizonMonths: integer(env, 'CALENDAR_RECURRENCE_HORIZON_MONTHS', RECURRENCE_DEFAULTS.horizonMonths, 1, 240),

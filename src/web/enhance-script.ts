@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentHash } from './assets.ts';
 
 /**
  * The pages' one optional script (55 §13), kept in the code so it ships inside the bundle. Pages
@@ -76,7 +76,5 @@ export const ENHANCE_SCRIPT = `(function () {
 })();
 `;
 
-const version = createHash('sha256').update(ENHANCE_SCRIPT).digest('base64url').slice(0, 10);
-
 /** Under `{base}`; the version changes with the content, so it may be cached for long. */
-export const ENHANCE_SCRIPT_PATH = `/assets/calendar.js?v=${version}`;
+export const ENHANCE_SCRIPT_PATH = `/assets/calendar.js?v=${contentHash(ENHANCE_SCRIPT)}`;

@@ -1,7 +1,5 @@
 import type { ComponentChildren } from 'preact';
 import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
-import { ENHANCE_SCRIPT_PATH } from './enhance-script.ts';
-import { STYLESHEET_PATH } from './stylesheet.ts';
 import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
 
@@ -168,6 +166,23 @@ function Bar({ env, bar }: FrameProps) {
   return <SearchBar env={env} state={bar?.state ?? { view: 'list', featured: false, past: false, page: 1 }} current={bar?.current} />;
 }
 
+/**
+ * The site's name linking home, after the logo when there is one: the image then names the link
+ * (its `alt`) and the visible text beside it is hidden from assistive technology, so the name is
+ * read once. Operators whose logo shows the name can hide `.site-name-text` in their stylesheet.
+ */
+function SiteName({ env, home }: { env: PageEnv; home: string }) {
+  const { logo } = env.assets;
+  return (
+    <p class="site-name">
+      <a href={home}>
+        {logo ? <img class="site-logo" src={logo.src} alt={env.siteName} width={logo.width} height={logo.height} /> : null}
+        <span class="site-name-text" aria-hidden={logo ? 'true' : undefined}>{env.siteName}</span>
+      </a>
+    </p>
+  );
+}
+
 /** The common frame of 55 §3.1 around a page's `<main>` content. */
 export function Frame(props: FrameProps) {
   const { env } = props;
@@ -198,8 +213,9 @@ export function Frame(props: FrameProps) {
         ))}
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
-        <link rel="stylesheet" href={`${env.basePath}${STYLESHEET_PATH}`} />
-        <script src={`${env.basePath}${ENHANCE_SCRIPT_PATH}`} defer />
+        <link rel="stylesheet" href={env.assets.stylesheet} />
+        {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
+        <script src={env.assets.script} defer />
         {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
         <link rel="icon" href="data:," />
         {props.jsonLd && props.jsonLd.length > 0 ? (
@@ -209,7 +225,7 @@ export function Frame(props: FrameProps) {
       <body>
         <a class="skip" href="#main">{t('page_skip')}</a>
         <header class="site-header">
-          <p class="site-name"><a href={eventsHome}>{env.siteName}</a></p>
+          <SiteName env={env} home={eventsHome} />
           <nav aria-label={t('page_languages')} class="languages">
             <LanguageLinks env={env} />
           </nav>

@@ -1,6 +1,7 @@
 import type { RestContext } from '../http/rest/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
+import type { PageAssets } from './page-assets.ts';
 
 /**
  * What pages show of an event: the API's own object (10 §3), rendered from the read model by the
@@ -86,6 +87,8 @@ export interface PageEnv {
   publicSite: string | null;
   /** The visitor's request context: what the JSON renderer needs (addresses, language). */
   context: RestContext;
+  /** The stylesheets, script and logo every page links to. */
+  assets: PageAssets;
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
   partial: boolean;
 }

@@ -24,8 +24,7 @@ import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
 import { CalendarView } from '../../web/pages/views.tsx';
 import { renderDocument } from '../../web/render.ts';
-import { ENHANCE_SCRIPT, ENHANCE_SCRIPT_PATH } from '../../web/enhance-script.ts';
-import { STYLESHEET, STYLESHEET_PATH } from '../../web/stylesheet.ts';
+import { pageAssets } from '../../web/page-assets.ts';
 import { createContext, type RestContext } from '../rest/context.ts';
 import { NAMESPACE } from '../rest/urls.ts';
 import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
@@ -77,6 +76,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     return tag;
   };
   const base = config.basePath;
+  const assets = pageAssets(base, config.brand);
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
     const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
@@ -95,6 +95,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       today: datePart(data.siteNow(ctx.now)),
       publicSite: isLoopback(origin) ? null : ctx.urls.site,
       context: visitor,
+      assets: assets.links,
       partial: new URLSearchParams(search).get('partial') === '1',
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
@@ -288,9 +289,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
-  for (const [path, type, body] of [[STYLESHEET_PATH, 'text/css', STYLESHEET], [ENHANCE_SCRIPT_PATH, 'text/javascript', ENHANCE_SCRIPT]]) {
+  for (const { path, type, body } of assets.files) {
     app.get(`${base}${path.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
-      reply.type(`${type}; charset=utf-8`).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
+      reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
     );
   }
 }

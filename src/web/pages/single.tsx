@@ -104,7 +104,7 @@ function VenueBlock({ env, venue }: { env: PageEnv; venue: LinkedView }) {
   const map = mapLink(venue);
   const parts = addressParts(venue);
   return (
-    <section class="venue" aria-labelledby="venue-heading">
+    <section class="venue card" aria-labelledby="venue-heading">
       <h2 id="venue-heading">{t('page_venue')}</h2>
       <p><a href={localHref(env, venue.url)}>{linkedName(venue)}</a></p>
       {parts.length > 0 ? <address>{parts.join(', ')}</address> : null}
@@ -118,7 +118,7 @@ function VenueBlock({ env, venue }: { env: PageEnv; venue: LinkedView }) {
 function OrganizerBlock({ env, organizers }: { env: PageEnv; organizers: LinkedView[] }) {
   const { t } = env;
   return (
-    <section class="organizers" aria-labelledby="organizer-heading">
+    <section class="organizers card" aria-labelledby="organizer-heading">
       <h2 id="organizer-heading">{t(organizers.length > 1 ? 'page_organizers' : 'page_organizer')}</h2>
       {organizers.map((organizer) => (
         <div class="organizer">
@@ -138,7 +138,7 @@ function Details({ env, event }: { env: PageEnv; event: EventView }) {
   const when = (wall: string, utc: string, text: string) => <time datetime={isoWithOffset(wall, utc)}>{text}</time>;
   const website = event.website !== '' && event.website !== event.url ? event.website : '';
   return (
-    <section aria-labelledby="details-heading">
+    <section class="card" aria-labelledby="details-heading">
       <h2 id="details-heading">{t('page_details')}</h2>
       <dl class="details">
         {oneDay ? (

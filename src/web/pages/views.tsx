@@ -269,7 +269,7 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                           </li>
                         ))}
                         {more > 0 ? (
-                          <li>
+                          <li class="more">
                             <a href={dayHref(cell.date)} aria-label={t('page_more_label', { count: more, date: longDate(env.lang, cell.date) })}>
                               {t('page_more', { count: more })}
                             </a>
