@@ -12,5 +12,10 @@ export function webhookObjects(): Migration {
       await db.schema.alterTable('webhooks').addColumn('include_objects', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('webhook_messages').addColumn('objects_pending', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
+    // Lets an upgrade test rebuild a database as an earlier migration left it.
+    async down(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('webhook_messages').dropColumn('objects_pending').execute();
+      await db.schema.alterTable('webhooks').dropColumn('include_objects').execute();
+    },
   };
 }
