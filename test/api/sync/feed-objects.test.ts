@@ -213,6 +213,7 @@ for (const dialect of DIALECTS) {
       const venue = await create(a, 'venues', { venue: 'Batch hall' });
       const tag = await create(a, 'tags', { name: 'Batch' });
       const cost = async (count: number) => {
+        await feedSettled(a);
         const cursor = (await a.request('GET', `${NS}/changes`)).body.next_cursor as string;
         for (let n = 0; n < count; n++) await create(a, 'events', { title: `Batch ${n}`, venue, tags: [tag], ...DATES });
         await feedSettled(a);
