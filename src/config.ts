@@ -1,5 +1,6 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
-import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
+import type { SessionLimits } from './storage/database.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
@@ -56,6 +57,23 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** Uploaded images (110-media §10). */
+  media: MediaSettings;
+  /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
+  postgresLimits: SessionLimits;
+}
+
+export interface MediaSettings {
+  /** Where files live: a directory, or the database (several instances without a shared disk). */
+  uploads: 'directory' | 'database';
+  uploadsDir: string;
+  maxBytes: number;
+  /** width × height × frames above which an upload is refused before decoding. */
+  maxPixels: number;
+  /** Images decoded and encoded at once per process. */
+  concurrency: number;
+  /** Fetch and process image URLs given as a record's `image` (§7.2). */
+  sideload: boolean;
 }
 
 export interface WebhookSettings {
@@ -213,6 +231,12 @@ function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
   return value;
 }
 
+function uploadsBackend(raw: string | undefined): MediaSettings['uploads'] {
+  const value = raw || 'directory';
+  if (value !== 'directory' && value !== 'database') throw new ConfigError(`CALENDAR_UPLOADS must be directory or database, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
 function flag(raw: string | undefined): boolean {
   return raw === 'true' || raw === '1';
 }
@@ -292,6 +316,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
+    postgresLimits: {
+      statementTimeoutMs: integer(env, 'CALENDAR_POSTGRES_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+      idleInTransactionTimeoutMs: integer(env, 'CALENDAR_POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
     webhooks: {
       allowInsecure: flag(env.CALENDAR_WEBHOOKS_ALLOW_INSECURE),
       max: integer(env, 'CALENDAR_WEBHOOKS_MAX', 50, 0, 10_000),
@@ -301,6 +329,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'CALENDAR_WEBHOOKS_TIMEOUT_MS', 10_000, 100, 300_000),
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
+    },
+    media: {
+      uploads: uploadsBackend(env.CALENDAR_UPLOADS),
+      uploadsDir: env.CALENDAR_UPLOADS_DIR || './data/uploads',
+      maxBytes: integer(env, 'CALENDAR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxPixels: integer(env, 'CALENDAR_UPLOAD_MAX_PIXELS', 50_000_000, 1_000_000, 268_402_689),
+      concurrency: integer(env, 'CALENDAR_UPLOAD_CONCURRENCY', 2, 1, 16),
+      sideload: flag(env.CALENDAR_IMAGE_SIDELOAD),
     },
   };
 }

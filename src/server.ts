@@ -13,7 +13,7 @@ import { messageObjects } from './services/webhooks/message-objects.ts';
 /** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
   if (admin.generatedPassword) {
     process.stdout.write(

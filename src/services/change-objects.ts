@@ -4,17 +4,19 @@ import { formatWall } from '../domain/dates/datetime-format.ts';
 import { ORGANIZER, VENUE, ownership, type LinkedPostType } from '../domain/linked-posts/linked-post-type.ts';
 import { isUnlocked } from '../domain/posts/password.ts';
 import { listedFor } from '../domain/sync/feed-visibility.ts';
-import type { RestContext } from '../http/rest/context.ts';
-import { loadEventModels, renderEventObjects } from '../http/serializers/event-serializer.ts';
-import type { LinkedSerializeOptions } from '../http/serializers/linked-post-serializer.ts';
-import { serializeOrganizer } from '../http/serializers/organizer-serializer.ts';
-import { serializeTerm } from '../http/serializers/term-serializer.ts';
-import { serializeVenue } from '../http/serializers/venue-serializer.ts';
+import { loadEventModels } from '../read/event-models.ts';
+import { imagesOf } from '../read/linked-post-models.ts';
+import type { RenderContext } from '../render/context.ts';
+import { renderEventObjects } from '../render/json/event-serializer.ts';
+import type { LinkedSerializeOptions } from '../render/json/linked-post-serializer.ts';
+import { serializeOrganizer } from '../render/json/organizer-serializer.ts';
+import { serializeTerm } from '../render/json/term-serializer.ts';
+import { serializeVenue } from '../render/json/venue-serializer.ts';
 import { EventsRepository } from '../storage/repositories/events-repository.ts';
 import type { LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
 import type { ChangeKind, Database, MediaRow, Taxonomy } from '../storage/schema.ts';
 import { eventOwnership } from './events-service.ts';
-import { imagesOf, repository } from './linked-posts-service.ts';
+import { repository } from './linked-posts-service.ts';
 import { listTerms } from './terms-service.ts';
 
 /** An entry that may carry an object: its record and what the caller must do with its copy. */
@@ -40,7 +42,7 @@ export function objectKey(kind: ChangeKind, id: number): string {
  * feed's `include=hidden`) hidden events and series masters count as shown. One batch read per kind
  * of record, whatever the number of entries.
  */
-export async function changeObjects(db: Kysely<Database>, entries: readonly ObjectEntry[], ctx: RestContext, options: { unlisted?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
+export async function changeObjects(db: Kysely<Database>, entries: readonly ObjectEntry[], ctx: RenderContext, options: { unlisted?: boolean } = {}): Promise<Map<string, Record<string, unknown>>> {
   const wanted = new Map<ChangeKind, number[]>();
   for (const entry of entries) {
     if (entry.effect !== 'upsert') continue;
@@ -68,7 +70,7 @@ export async function changeObjects(db: Kysely<Database>, entries: readonly Obje
 /** Feed and webhook requests carry no password: a protected record stays blanked as in a list. */
 const NO_UNLOCK = { contextEdit: false } as const;
 
-async function eventObjects(db: Kysely<Database>, ids: readonly number[], ctx: RestContext, seesUnpublished: boolean, unlisted: boolean): Promise<Objects> {
+async function eventObjects(db: Kysely<Database>, ids: readonly number[], ctx: RenderContext, seesUnpublished: boolean, unlisted: boolean): Promise<Objects> {
   if (ids.length === 0) return new Map();
   const rows = (await new EventsRepository(db, formatWall(ctx.now)).findByIds(ids))
     .filter((event) => listedFor({ status: event.status, hidden: event.hide_from_listings === 1, isSeriesMaster: event.is_series_master === 1 }, seesUnpublished, unlisted));
@@ -77,9 +79,9 @@ async function eventObjects(db: Kysely<Database>, ids: readonly number[], ctx: R
   return new Map(rows.map((event, index) => [event.id, objects[index]]));
 }
 
-type LinkedSerializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions) => Record<string, unknown>;
+type LinkedSerializer = (record: LinkedRecord, image: MediaRow | undefined, ctx: RenderContext, options: LinkedSerializeOptions) => Record<string, unknown>;
 
-async function linkedObjects(db: Kysely<Database>, type: LinkedPostType, ids: readonly number[], ctx: RestContext, seesUnpublished: boolean): Promise<Objects> {
+async function linkedObjects(db: Kysely<Database>, type: LinkedPostType, ids: readonly number[], ctx: RenderContext, seesUnpublished: boolean): Promise<Objects> {
   if (ids.length === 0) return new Map();
   const serialize: LinkedSerializer = type.kind === 'venue' ? serializeVenue : serializeOrganizer;
   const records = (await repository(db, type, ctx.now).findByIds(ids))
@@ -93,7 +95,7 @@ async function linkedObjects(db: Kysely<Database>, type: LinkedPostType, ids: re
 }
 
 /** Terms are visible to everyone while they exist (80 §3.4). */
-async function termObjects(db: Kysely<Database>, taxonomy: Taxonomy, ids: readonly number[], ctx: RestContext): Promise<Objects> {
+async function termObjects(db: Kysely<Database>, taxonomy: Taxonomy, ids: readonly number[], ctx: RenderContext): Promise<Objects> {
   if (ids.length === 0) return new Map();
   const { views } = await listTerms(db, taxonomy, { page: 1, perPage: ids.length, include: [...ids], hideEmpty: false }, ctx.now);
   return new Map(views.map((view) => [view.term.id, serializeTerm(view.term, view.ancestors, ctx.urls, { links: false })]));

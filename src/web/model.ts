@@ -1,4 +1,4 @@
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
 import type { PageAssets } from './page-assets.ts';
@@ -14,7 +14,7 @@ export interface EventView {
   title: string;
   description: string;
   excerpt: string;
-  image: false | { url: string };
+  image: false | ImageView;
   /** null when blanked (a protected event). */
   all_day: boolean | null;
   start_date: string;
@@ -35,6 +35,14 @@ export interface EventView {
   json_ld?: Record<string, unknown>;
 }
 
+/** The API's `image` object (10 §3.5, 110-media §7.1); dimensions only when known. */
+export interface ImageView {
+  url: string;
+  width?: number;
+  height?: number;
+  sizes?: Record<string, { url: string; width: number; height: number }>;
+}
+
 export interface TermView {
   id: number;
   name: string;
@@ -52,7 +60,7 @@ export interface LinkedView {
   venue?: string | [];
   organizer?: string | [];
   description?: string;
-  image?: false | { url: string };
+  image?: false | ImageView;
   address?: string;
   city?: string;
   country?: string;
@@ -86,7 +94,7 @@ export interface PageEnv {
   /** Absolute public origin for webcal links, null on a loopback origin (§7.3). */
   publicSite: string | null;
   /** The visitor's request context: what the JSON renderer needs (addresses, language). */
-  context: RestContext;
+  context: RenderContext;
   /** The stylesheets, script and logo every page links to. */
   assets: PageAssets;
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */

@@ -2,7 +2,7 @@ import type { CalendarSettings } from '../../config.ts';
 import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
 import { query, type ArchiveRef, type ViewState } from '../../web/links.ts';
 import type { PageEnv } from '../../web/model.ts';
-import type { EventModel } from '../serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
 import type { RestContext } from '../rest/context.ts';
 import type { PageData, ResolvedTerm, ViewFilters } from './page-data.ts';

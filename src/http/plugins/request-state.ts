@@ -11,6 +11,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public calendar page (55): its own security headers and caching. */
     page?: boolean;
+    /** An uploaded file (110-media §5.2): publicly cacheable whoever asks. */
+    publicFile?: boolean;
+    /** The route reads its own multipart parts (file uploads). */
+    readsFiles?: boolean;
   }
 }
 

@@ -1,8 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { User } from '../../domain/users/user.ts';
-import type { RestContext } from '../../http/rest/context.ts';
-import { UrlBuilder } from '../../http/rest/urls.ts';
-import { translate } from '../../i18n/catalog.ts';
+import { renderContext } from '../../render/context.ts';
+import { UrlBuilder } from '../../render/urls.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { ChangeKind } from '../../storage/schema.ts';
 import { changeObjects, objectKey } from '../change-objects.ts';
@@ -33,7 +32,7 @@ export function messageObjects(storage: Storage, config: Pick<Config, 'publicUrl
   const urls = new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en');
   return async (payload, visibility, now) => {
     const body = JSON.parse(payload) as { data: { changes: MessageEntry[]; truncated: boolean } };
-    const ctx: RestContext = { lang: 'en', user: visibility === 'full' ? ADMINISTRATOR : null, urls, now, t: (key, vars) => translate('en', key, vars) };
+    const ctx = renderContext({ lang: 'en', user: visibility === 'full' ? ADMINISTRATOR : null, urls, now });
     const changes = body.data.changes;
     const objects = await changeObjects(storage.db, changes.map((entry) => ({ kind: entry.type, record_id: entry.id, effect: entry.effect })), ctx);
     for (const entry of changes) {

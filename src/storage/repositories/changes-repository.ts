@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChangeKind, ChangeOp, ChangeRow, Database } from '../schema.ts';
-import { SQLITE_NUMBER_TRANSACTION } from '../migrations/0009-sync.ts';
+import { SQLITE_NUMBER_TRANSACTION } from '../transaction-numbers.ts';
 import { isPostgres } from '../sql-helpers.ts';
 
 /**
