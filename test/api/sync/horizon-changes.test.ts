@@ -43,9 +43,10 @@ for (const dialect of DIALECTS) {
       await feedSettled(t);
       const cursor = (await t.request('GET', `${NS}/changes`)).body.next_cursor as string;
 
-      // The clock moves three months on; the daily job runs.
+      // The clock moves three months on; the daily job runs (the app's own timer, first run 5 s after
+      // start, reads the same clock and may get there first: either way the series grows once).
       now = new Date(now.getTime() + 92 * DAY_MS);
-      assert.equal(await extendSeries(t.storage.db, new SeriesService(t.config.recurrence), now), 1);
+      await extendSeries(t.storage.db, new SeriesService(t.config.recurrence), now);
       await feedSettled(t);
       const occurrences = (await t.request('GET', `${NS}/events?post_parent=${master.id}&start_date=2027-04-08&end_date=2027-12-31`)).body.events as Array<{ id: number; start_date: string }>;
       assert.deepEqual(occurrences.map((event) => event.start_date), ['2027-05-07 09:00:00', '2027-06-07 09:00:00', '2027-07-07 09:00:00']);
