@@ -2,7 +2,7 @@ import { loadConfig } from '../config.ts';
 import { systemClock } from '../domain/dates/clock.ts';
 import { importSite, type ImportReport } from '../services/site-import/importer.ts';
 import { KINDS } from '../services/site-import/records.ts';
-import { discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../services/site-import/source.ts';
+import { detectSourceKind, discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../services/site-import/source.ts';
 import { UsersService } from '../services/users-service.ts';
 import { openStorage } from '../storage/database.ts';
 import { barProgress, kindLabel, lineProgress } from './import-progress.ts';
@@ -36,7 +36,7 @@ function summaryTable(report: ImportReport): string {
     ...report.warnings.map((warning) => `warning: ${kindLabel(warning.kind)}${warning.source_id === undefined ? '' : ` ${warning.source_id}`}: ${warning.message}`),
     ...report.failed_pages.map((page) => `page not read: ${kindLabel(page.kind)} ${page.url}: ${page.message}`),
   ];
-  const head = `${report.dryRun ? 'dry run (nothing written) — ' : ''}import from ${report.source}${report.interrupted ? ' (interrupted)' : ''}`;
+  const head = `${report.dryRun ? 'dry run (nothing written) — ' : ''}import from ${report.source} (${report.source_kind}: ${report.source_kind_evidence})${report.interrupted ? ' (interrupted)' : ''}`;
   return [head, ...lines, ...details].join('\n');
 }
 
@@ -69,6 +69,7 @@ async function run(args: CliArgs): Promise<number> {
     if (!author) throw new CannotStart(values.author === undefined ? 'there is no administrator to own the copies; give --author' : `no local user "${values.author}"`);
     const client = new SourceClient({ user: values.user, password: values.password, allowPrivate: values['allow-private'], rate });
     const root = await discoverNamespaceRoot(client, positionals[0]);
+    const sourceKind = await detectSourceKind(client, root);
 
     const output = values.json ? process.stderr : process.stdout;
     const progress = process.stdout.isTTY && !values.json ? barProgress(process.stdout) : lineProgress((line) => output.write(`${line}\n`));
@@ -81,6 +82,7 @@ async function run(args: CliArgs): Promise<number> {
       db: storage.db,
       client,
       root,
+      sourceKind,
       user: author,
       siteZone: config.timezone,
       prune: values.prune,

@@ -19,7 +19,7 @@ function idArgument(value: string | undefined, name: string): number {
 
 function describe(hook: WebhookView): string {
   const state = hook.active ? 'active' : `disabled${hook.disabled_reason ? ` (${hook.disabled_reason})` : ''}`;
-  return [hook.id, state, hook.visibility, hook.types.join(','), hook.url, hook.description].join('\t');
+  return [hook.id, state, hook.include_objects ? `${hook.visibility}+objects` : hook.visibility, hook.types.join(','), hook.url, hook.description].join('\t');
 }
 
 /** Runs `work` with the webhook operations of the admin API (80 §4.1) on the configured database. */
@@ -32,7 +32,7 @@ function webhookCommand(name: string, synopsis: string, summary: string, work: (
 }
 
 export const WEBHOOKS_COMMANDS: CliCommand[] = [
-  webhookCommand('add', 'URL [--types P,P] [--visibility public|full] [--description TEXT]', 'subscribe URL and print its signing secret (shown only now)', async (webhooks, args, config) => {
+  webhookCommand('add', 'URL [--types P,P] [--visibility public|full] [--include-objects] [--description TEXT]', 'subscribe URL and print its signing secret (shown only now); --include-objects: upsert entries carry their records', async (webhooks, args, config) => {
     const [url] = args.positionals;
     const reason = await receiverUrlReason(url, config.webhooks.allowInsecure);
     if (reason) throw invalidParam('url', reason);
@@ -41,10 +41,10 @@ export const WEBHOOKS_COMMANDS: CliCommand[] = [
     if (!types.every(isTypePattern)) throw invalidParam('types', { code: 'rest_invalid_webhook_types', messageKey: 'reason_webhook_types', vars: { kinds: WEBHOOK_KINDS.join(', '), ops: WEBHOOK_OPS.join(', ') } });
     const visibility = stringOption(args, 'visibility') ?? 'public';
     if (!(VISIBILITIES as readonly string[]).includes(visibility)) throw invalidParam('visibility', oneOf(VISIBILITIES));
-    const hook = await webhooks.create({ url: url!, types, visibility: visibility as WebhookVisibility, active: true, description: stringOption(args, 'description') ?? '' });
+    const hook = await webhooks.create({ url: url!, types, visibility: visibility as WebhookVisibility, include_objects: args.values['include-objects'] === true, active: true, description: stringOption(args, 'description') ?? '' });
     console.log(`created webhook ${hook.id} for ${hook.url}`);
     console.log(`signing secret: ${hook.secret}`);
-  }, { types: { type: 'string' }, visibility: { type: 'string' }, description: { type: 'string' } }, PATTERNS),
+  }, { types: { type: 'string' }, visibility: { type: 'string' }, 'include-objects': { type: 'boolean' }, description: { type: 'string' } }, PATTERNS),
   webhookCommand('list', '', 'list subscriptions', async (webhooks) => {
     for (const hook of await webhooks.list()) console.log(describe(hook));
   }),

@@ -8,6 +8,7 @@ import { startSeriesExtension } from '../services/recurrence-job.ts';
 import { SeriesService } from '../services/series-service.ts';
 import { changeFanOut } from '../services/webhooks/change-fan-out.ts';
 import { WebhookDelivery } from '../services/webhooks/delivery-worker.ts';
+import { messageObjects } from '../services/webhooks/message-objects.ts';
 import type { Storage } from '../storage/database.ts';
 
 export interface JobsOptions {
@@ -29,6 +30,7 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     storage,
     settings: config.webhooks,
     fanOut: changeFanOut(storage, config),
+    objects: messageObjects(storage, config),
     onError: (error) => logError(error, 'delivering webhooks failed'),
     onOutcome: metrics && ((outcome) => metrics.delivered(outcome)),
   }).start();

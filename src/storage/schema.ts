@@ -98,6 +98,8 @@ export interface WebhookTable {
   previous_secret: string | null;
   previous_secret_until: string | null;
   change_position: string | null;
+  /** 1: upsert entries carry their objects (80 §4.2). */
+  include_objects: Generated<number>;
   created_at: string;
   last_success_at: string | null;
   last_failure_at: string | null;
@@ -115,6 +117,8 @@ export interface WebhookMessageTable {
   type: string;
   record_key: string | null;
   payload: string | null;
+  /** 1 until the first attempt rendered the objects of its entries into `payload` (migration 0024). */
+  objects_pending: Generated<number>;
   status: WebhookMessageStatus;
   attempts: number;
   next_attempt_at: string;

@@ -22,6 +22,10 @@ describe('calendar webhooks (command line)', () => {
     assert.equal(listed.status, 0, listed.stderr);
     assert.match(listed.stdout, /^1\tactive\tfull\tevent\.\*,\*\.delete\thttp:\/\/127\.0\.0\.1:9\/hook\tcrm$/m);
     assert.ok(!listed.stdout.includes(secret.slice(6)));
+    // --include-objects: the messages carry their records (80 §4.2), and the list says so.
+    assert.equal(cli(insecure, 'add', 'http://127.0.0.1:9/objects', '--include-objects').status, 0);
+    assert.match(cli({}, 'list').stdout, /^2\tactive\tpublic\+objects\t\*\thttp:\/\/127\.0\.0\.1:9\/objects\t$/m);
+    assert.equal(cli({}, 'remove', '2').status, 0);
   });
 
   test('add refuses private targets and bad patterns outside insecure mode, with the reason', () => {

@@ -36,13 +36,14 @@ function subscriptionArgs(settings: WebhookSettings, creating: boolean): ArgSpec
     url: { type: 'string', required: creating, description: 'Absolute https URL the messages are posted to.', validate: receiverUrl(settings.allowInsecure) },
     types: optional({ type: 'array', items: { type: 'string' }, description: 'Change patterns kind.op (event.*, *.delete, *).', validate: typesValidator, sanitize: (value: unknown) => parseList(value).map(String) }, ['*']),
     visibility: optional({ type: 'string', enum: VISIBILITIES, description: 'public: entries as a visitor sees them; full: as an administrator.' }, 'public'),
+    include_objects: optional({ type: 'boolean', description: 'Upsert entries carry their record as the subscription\'s visibility lists it, rendered at the first delivery attempt.' }, false),
     active: optional({ type: 'boolean', description: 'Whether messages are sent.' }, true),
     description: optional({ type: 'string', description: 'A note for administrators.' }, ''),
   };
 }
 
 function input(params: Params): Partial<WebhookInput> {
-  const fields = ['url', 'types', 'visibility', 'active', 'description'] as const;
+  const fields = ['url', 'types', 'visibility', 'include_objects', 'active', 'description'] as const;
   const result: Partial<Record<(typeof fields)[number], unknown>> = {};
   for (const field of fields) if (params.values[field] !== undefined) result[field] = params.get(field);
   return result as Partial<WebhookInput>;

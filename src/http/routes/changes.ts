@@ -1,9 +1,10 @@
 import { can } from '../../domain/auth/capabilities.ts';
-import { invalidParam, RestError } from '../../domain/errors.ts';
+import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
 import { REASONS, oneOf, someOf } from '../../domain/reasons.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { decodeCursor, encodeCursor } from '../../domain/sync/cursor.ts';
 import type { User } from '../../domain/users/user.ts';
+import { changeObjects, objectKey } from '../../services/change-objects.ts';
 import {
   comparePositions,
   FEED_START,
@@ -27,14 +28,19 @@ const LIMIT_DEFAULT = 100;
 const LIMIT_MAX = 500;
 const PATHS: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' };
 
-/** `types` as a comma list or an array of kinds, or null when one is unknown or none is given. */
-function parseTypes(value: unknown): ChangeKind[] | null {
+const INCLUDES = ['object', 'hidden'] as const;
+
+/** A comma list or an array of `allowed` values, without repeats; null when one is unknown or none is given. */
+function parseChoices<T extends string>(allowed: readonly T[], value: unknown): T[] | null {
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
   if (items === null) return null;
-  const kinds = items.map((item) => (typeof item === 'string' ? item.trim() : item));
-  if (kinds.length === 0 || !kinds.every((kind) => (KINDS as readonly unknown[]).includes(kind))) return null;
-  return [...new Set(kinds as ChangeKind[])];
+  const names = items.map((item) => (typeof item === 'string' ? item.trim() : item));
+  if (names.length === 0 || !names.every((name) => (allowed as readonly unknown[]).includes(name))) return null;
+  return [...new Set(names as T[])];
 }
+
+const parseTypes = (value: unknown) => parseChoices(KINDS, value);
+const parseIncludes = (value: unknown) => parseChoices(INCLUDES, value);
 
 /** Whose cursor this is: the principal and the access epoch it was issued for (80 §3.5). */
 async function principalOf(db: Kysely<Database>, user: User | null): Promise<{ principal: number; accessEpoch: number }> {
@@ -67,8 +73,17 @@ export function changesRoute(deps: AppDeps): RouteDef {
           },
           limit: { type: 'integer', default: LIMIT_DEFAULT, extension: true, description: `The most entries in one page (values above ${LIMIT_MAX} are lowered to it).`, validate: rule(isPositiveInteger, REASONS.positiveInteger) },
           types: { type: 'array', items: { type: 'string', enum: KINDS }, extension: true, description: 'Only entries of these record types.', sanitize: (value) => parseTypes(value), validate: rule((value) => parseTypes(value) !== null, someOf(KINDS)) },
+          include: {
+            type: 'array', items: { type: 'string', enum: [...INCLUDES] }, extension: true,
+            description: 'object: each upsert entry carries the record as the caller\'s list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it. hidden (callers who may edit events): events hidden from listings and series masters count as visible too.',
+            sanitize: (value) => parseIncludes(value), validate: rule((value) => parseIncludes(value) !== null, someOf(INCLUDES)),
+          },
         },
         handler: async (ctx, params) => {
+          const includes = params.get<string[] | undefined>('include');
+          const unlisted = includes?.includes('hidden') === true;
+          // Listings hide these from everyone; only who may edit events may ask the feed for them.
+          if (unlisted && !can(ctx.user, 'edit_posts')) throw forbidden(ctx.user === null);
           const meta = await readFeedMeta(db);
           const caller = await principalOf(db, ctx.user);
           let from: FeedPosition;
@@ -90,17 +105,19 @@ export function changesRoute(deps: AppDeps): RouteDef {
           const startNow = text === undefined && params.get<string | undefined>('start') !== 'earliest';
           const page = startNow
             ? { entries: [], next: from, hasMore: false }
-            : await listChangesAfter(db, from, limit, { seesUnpublished: can(ctx.user, 'edit_posts'), nowUtc: formatWall(ctx.now), types });
+            : await listChangesAfter(db, from, limit, { seesUnpublished: can(ctx.user, 'edit_posts'), nowUtc: formatWall(ctx.now), types, unlisted });
+          const objects = includes?.includes('object') ? await changeObjects(db, page.entries, ctx, { unlisted }) : undefined;
           const cursorAt = (position: FeedPosition) => encodeCursor({ epoch: meta.epoch, ...position, ...caller });
           const next = cursorAt(page.next);
           const query = (cursor: string | undefined): [string, string | number | undefined][] => [
             ['cursor', cursor],
             ['limit', params.has('limit') ? limit : undefined],
             ['types', types?.join(',')],
+            ['include', includes?.join(',')],
           ];
           return {
             body: {
-              changes: page.entries.map((entry) => entryJson(ctx, entry, cursorAt(entry.position))),
+              changes: page.entries.map((entry) => entryJson(ctx, entry, cursorAt(entry.position), objects)),
               next_cursor: next,
               has_more: page.hasMore,
               rest_url: ctx.urls.nsUrl('/changes', text === undefined ? [['start', params.get<string | undefined>('start')], ...query(undefined).slice(1)] : query(text)),
@@ -113,7 +130,8 @@ export function changesRoute(deps: AppDeps): RouteDef {
   };
 }
 
-function entryJson(ctx: RestContext, entry: ChangeEntry, cursor: string): Record<string, unknown> {
+function entryJson(ctx: RestContext, entry: ChangeEntry, cursor: string, objects?: Map<string, Record<string, unknown>>): Record<string, unknown> {
+  const object = entry.effect === 'upsert' ? objects?.get(objectKey(entry.kind, entry.record_id)) : undefined;
   return {
     type: entry.kind,
     id: entry.record_id,
@@ -123,5 +141,6 @@ function entryJson(ctx: RestContext, entry: ChangeEntry, cursor: string): Record
     rest_url: ctx.urls.nsUrl(`/${PATHS[entry.kind]}/${entry.record_id}`),
     cursor,
     ...(entry.post_parent !== 0 ? { post_parent: entry.post_parent } : {}),
+    ...(object !== undefined ? { object } : {}),
   };
 }

@@ -294,6 +294,7 @@ export const da: Readonly<Record<string, string>> = {
   "Opaque position returned as next_cursor or an entry cursor.": "Uigennemsigtig position, returneret som next_cursor eller som en posts cursor.",
   "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Uden cursor: now (en tom side og den aktuelle position) eller earliest (al gemt historik).",
   "The most entries in one page (values above 500 are lowered to it).": "Højst så mange poster på én side (værdier over 500 sænkes til det).",
+  "object: each upsert entry carries the record as the caller's list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it. hidden (callers who may edit events): events hidden from listings and series masters count as visible too.": "object: hver upsert-post bærer posten, som den kaldendes liste viser den nu (uden json_ld, adgangskodebeskyttede poster tømt); ingen, når den kaldende ikke længere kan se den. hidden (kaldende, der må redigere begivenheder): begivenheder skjult fra lister og seriers hovedposter regnes også som synlige.",
   "Only entries of these record types.": "Kun poster for disse posttyper.",
   "The change feed: what changed since a cursor, as the caller may see it.": "Ændringsfeedet: hvad der er ændret siden en cursor, som den kaldende må se det.",
 };

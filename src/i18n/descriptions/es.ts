@@ -294,6 +294,7 @@ export const es: Readonly<Record<string, string>> = {
   "Opaque position returned as next_cursor or an entry cursor.": "Posición opaca devuelta como next_cursor o como cursor de una entrada.",
   "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Sin cursor: now (una página vacía y la posición actual) o earliest (todo el historial conservado).",
   "The most entries in one page (values above 500 are lowered to it).": "El máximo de entradas por página (los valores superiores a 500 se reducen a 500).",
+  "object: each upsert entry carries the record as the caller's list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it. hidden (callers who may edit events): events hidden from listings and series masters count as visible too.": "object: cada entrada upsert lleva el registro tal como lo muestra ahora la lista del llamante (sin json_ld, registros protegidos con contraseña vaciados); ninguno cuando el llamante ya no puede verlo. hidden (llamantes que pueden editar eventos): los eventos ocultos de los listados y los maestros de series también cuentan como visibles.",
   "Only entries of these record types.": "Solo las entradas de estos tipos de registro.",
   "The change feed: what changed since a cursor, as the caller may see it.": "El feed de cambios: lo que cambió desde un cursor, tal como el solicitante puede verlo.",
 };

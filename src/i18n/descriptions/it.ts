@@ -294,6 +294,7 @@ export const it: Readonly<Record<string, string>> = {
   "Opaque position returned as next_cursor or an entry cursor.": "Posizione opaca restituita come next_cursor o come cursor di una voce.",
   "Without cursor: now (an empty page and the current position) or earliest (all retained history).": "Senza cursor: now (una pagina vuota e la posizione attuale) o earliest (tutta la cronologia conservata).",
   "The most entries in one page (values above 500 are lowered to it).": "Il numero massimo di voci per pagina (i valori oltre 500 vengono ridotti a 500).",
+  "object: each upsert entry carries the record as the caller's list shows it now (no json_ld, password-protected records blanked); none when the caller can no longer see it. hidden (callers who may edit events): events hidden from listings and series masters count as visible too.": "object: ogni voce upsert porta il record come lo mostra ora l'elenco del chiamante (senza json_ld, record protetti da password oscurati); nessuno quando il chiamante non può più vederlo. hidden (chiamanti che possono modificare eventi): anche gli eventi nascosti dagli elenchi e i master delle serie contano come visibili.",
   "Only entries of these record types.": "Solo le voci di questi tipi di record.",
   "The change feed: what changed since a cursor, as the caller may see it.": "Il feed delle modifiche: cosa è cambiato da un cursore, come il chiamante può vederlo.",
 };

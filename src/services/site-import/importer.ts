@@ -11,7 +11,7 @@ import { UrlBuilder } from '../../render/urls.ts';
 import { validateArgs } from '../../args/validate-args.ts';
 import { translate } from '../../i18n/catalog.ts';
 import { ImportRecordsRepository } from '../../storage/repositories/import-records-repository.ts';
-import type { Database, ImportKind, ImportRecordRow, Taxonomy } from '../../storage/schema.ts';
+import type { Database, EventRow, ImportKind, ImportRecordRow, Taxonomy } from '../../storage/schema.ts';
 import { EventsService } from '../events-service.ts';
 import {
   createLinkedPost,
@@ -24,7 +24,10 @@ import {
 } from '../linked-posts-service.ts';
 import { createTerm, deleteTerm, getTerm, updateTerm } from '../terms-service.ts';
 import { displayName, eventBody, isBlanked, KINDS, linkedBody, modificationStamp, parentsFirst, sourceId, type SourceRecord } from './records.ts';
-import { errorMessage, SourceRequestError, SourceUnusableError, type SourceClient } from './source.ts';
+import { errorMessage, SourceRequestError, SourceUnusableError, type SourceClient, type SourceKind } from './source.ts';
+import { feedEvents, isSeriesMaster, occurrenceOverrides, planEvents, seriesOf } from './calendar-source.ts';
+import { EventsRepository } from '../../storage/repositories/events-repository.ts';
+import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { inTransaction } from '../../storage/transactions.ts';
 
 export interface KindSummary {
@@ -38,6 +41,10 @@ export interface KindSummary {
 
 export interface ImportReport {
   source: string;
+  /** `calendar-service` (this service: hidden events and series copied whole) or `wordpress` (90 §2.1). */
+  source_kind: SourceKind['kind'];
+  /** What showed the source's kind. */
+  source_kind_evidence: string;
   dryRun: boolean;
   kinds: Record<ImportKind, KindSummary>;
   skipped: Array<{ kind: ImportKind; source_id: number; name: string; reason: string }>;
@@ -61,6 +68,7 @@ export interface ImportOptions {
   client: SourceClient;
   /** The namespace root of the source (its normalised URL names the source in the id map). */
   root: string;
+  sourceKind: SourceKind;
   user: User;
   siteZone: string;
   prune: boolean;
@@ -106,6 +114,8 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
   const map = new ImportRecordsRepository(db, source);
   const report: ImportReport = {
     source,
+    source_kind: options.sourceKind.kind,
+    source_kind_evidence: options.sourceKind.evidence,
     dryRun: options.dryRun,
     kinds: Object.fromEntries(KINDS.map(({ kind }) => [kind, { created: 0, updated: 0, unchanged: 0, skipped: 0, trashed: 0, warnings: 0 }])) as Record<ImportKind, KindSummary>,
     skipped: [],
@@ -134,6 +144,10 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       records = parentsFirst(records, (record) => warn(kind, `the parent ${String(record.parent)} of "${displayName(kind, record)}" is not in the source: imported at the top level`, sourceId(record)));
     }
     const mapped = await map.all(kind);
+    // From this service, series are copied as series: each master with its rule, then its occurrences.
+    const seriesMembers = kind === 'event' && options.sourceKind.kind === 'calendar-service' ? await ownServiceEvents(records) : undefined;
+    if (seriesMembers !== undefined) records = seriesMembers.records;
+    const seen = new Set([...records, ...[...(seriesMembers?.occurrences.values() ?? [])].flat()].map(sourceId));
     const series = new Set<number>();
     let done = 0;
     for (const listed of records) {
@@ -146,6 +160,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
         }
         const action = await copy(kind, record, mapped.get(id));
         report.kinds[kind][action]++;
+        if (seriesMembers !== undefined && isSeriesMaster(record)) await copyOccurrences(record, seriesMembers.occurrences.get(id) ?? [], mapped);
       } catch (error) {
         if (error instanceof SourceUnusableError) throw error;
         report.kinds[kind].skipped++;
@@ -157,17 +172,17 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
         break;
       }
     }
-    if (options.prune && listing.complete && !report.interrupted) {
-      const listedIds = new Set(records.map(sourceId));
+    const whole = listing.complete && seriesMembers?.complete !== false;
+    if (options.prune && whole && !report.interrupted) {
       for (const row of mapped.values()) {
-        if (listedIds.has(row.source_id)) continue;
+        if (seen.has(row.source_id)) continue;
         try {
           if (await prune(kind, row)) report.kinds[kind].trashed++;
         } catch (error) {
           warn(kind, `could not trash the copy ${row.local_id} of source record ${row.source_id}: ${describeFailure(error)}`, row.source_id);
         }
       }
-    } else if (options.prune && !listing.complete) {
+    } else if (options.prune && !whole) {
       warn(kind, `not pruned: the list of ${collection} could not be read whole`);
     }
     options.progress.finished(kind);
@@ -208,6 +223,86 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       if (body && items.length === 0) url = undefined;
     }
     return { records, complete };
+  }
+
+  /**
+   * The events of this service as a source, where nothing needs to be lost (90 §2.2 ⚠ lifted): the
+   * listed events and, read through its change feed as the signed-in user (`include=object,hidden`),
+   * the hidden events and series masters no list shows; a master seen only through its occurrences
+   * is read by id. Occurrences are copied with their series (`copyOccurrences`); those of a series
+   * that cannot be read go as separate events, as from the reference.
+   */
+  async function ownServiceEvents(listed: SourceRecord[]): Promise<{ records: SourceRecord[]; occurrences: Map<number, SourceRecord[]>; complete: boolean }> {
+    let complete = true;
+    let fromFeed: SourceRecord[] = [];
+    // Without credentials only public records are copied (90 §2.1), and hidden events are not listed publicly.
+    if (client.authenticated) {
+      const feed = await feedEvents(client, root);
+      fromFeed = [...feed.records.values()].filter((record) => record.status !== 'trash');
+      if (feed.failure !== undefined) {
+        complete = false;
+        report.failed_pages.push({ kind: 'event', url: `${root}/changes`, message: feed.failure });
+      }
+    }
+    const plan = planEvents([...listed, ...fromFeed]);
+    const records = [...plan.records];
+    for (const masterId of plan.missingMasters) {
+      const response = await client.getJson(`${root}/events/${masterId}${client.authenticated ? '?context=edit' : ''}`).catch((error: unknown) => {
+        if (error instanceof SourceRequestError) return undefined;
+        throw error;
+      });
+      const master = response?.status === 200 ? (response.body as SourceRecord) : undefined;
+      if (master !== undefined && isSeriesMaster(master)) {
+        records.push(master);
+        continue;
+      }
+      records.push(...plan.occurrences.get(masterId)!);
+      plan.occurrences.delete(masterId);
+    }
+    return { records, occurrences: plan.occurrences, complete };
+  }
+
+  /**
+   * The occurrences of a copied series: each is the local occurrence at the same `recurrence_id`
+   * (the copy expanded the same rule), and an edited or moved one (`recurrence_exception`) gets
+   * what it holds of its own as overrides; each with its id-map row in one transaction.
+   */
+  async function copyOccurrences(master: SourceRecord, occurrences: readonly SourceRecord[], mapped: Map<number, ImportRecordRow>): Promise<void> {
+    const localMaster = live.event.get(sourceId(master));
+    const rows = localMaster === undefined ? [] : await new EventsRepository(db, formatWall(clock())).occurrencesOf([localMaster]);
+    const locals = new Map(rows.map((row) => [row.recurrence_id, row.id]));
+    for (const listed of occurrences) {
+      const id = sourceId(listed);
+      try {
+        const occurrence = await complete('event', 'events', listed);
+        const row = mapped.get(id);
+        const action: Action = row === undefined ? 'created' : 'updated';
+        const localId = locals.get(String(occurrence.recurrence_id));
+        if (localId === undefined) {
+          // A dry run has not created the series it reports.
+          if (!options.dryRun) throw new Refusal(`the copied series ${String(seriesOf(occurrence))} has no occurrence at ${String(occurrence.recurrence_id)}`);
+          report.kinds.event[action]++;
+          continue;
+        }
+        const stamp = modificationStamp('event', occurrence);
+        if (row !== undefined && row.local_id === localId && row.source_modified_utc === stamp) {
+          report.kinds.event.unchanged++;
+          continue;
+        }
+        if (!options.dryRun) {
+          await inTransaction(db, async (trx) => {
+            const overrides = occurrence.recurrence_exception === true ? occurrenceOverrides(occurrence, master, ids) : {};
+            if (Object.keys(overrides).length > 0) await writeEvent(trx, context(), overrides, localId);
+            await new ImportRecordsRepository(trx, source).save('event', id, localId, stamp);
+          });
+        }
+        report.kinds.event[action]++;
+      } catch (error) {
+        if (error instanceof SourceUnusableError) throw error;
+        report.kinds.event.skipped++;
+        report.skipped.push({ kind: 'event', source_id: id, name: displayName('event', listed), reason: describeFailure(error) });
+      }
+    }
   }
 
   /** A protected record comes blanked in lists: re-read whole by id when signed in (90 §2.2). */
@@ -312,14 +407,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       noteSlug(created.slug);
       return created.id;
     }
-    const events = new EventsService(trx, options.siteZone);
-    const specs = writeArgs({ db: trx, events }, localId === undefined);
-    const body = eventBody(record, ids);
-    const params = await validateArgs(specs, localId === undefined ? withoutNulls(body) : body, ctx);
-    const fields = eventFields(params, specs, { update: localId !== undefined });
-    const event = localId === undefined
-      ? await events.create(ctx, user, fields, async (_trx, created) => created)
-      : await events.update(ctx, user, localId, fields, async (_trx, updated) => updated);
+    const event = await writeEvent(trx, ctx, eventBody(record, ids), localId);
     noteSlug(event.slug);
     for (const [edge, stored] of [['utc_start_date', event.start_utc], ['utc_end_date', event.end_utc]] as const) {
       if (typeof record[edge] === 'string' && record[edge] !== stored) {
@@ -327,6 +415,17 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       }
     }
     return event.id;
+  }
+
+  /** Creates (`localId` undefined) or updates an event from a request body, judged by the API's own argument rules. */
+  async function writeEvent(trx: Kysely<Database>, ctx: RenderContext, body: Record<string, unknown>, localId: number | undefined): Promise<EventRow> {
+    const events = new EventsService(trx, options.siteZone);
+    const specs = writeArgs({ db: trx, events }, localId === undefined);
+    const params = await validateArgs(specs, localId === undefined ? withoutNulls(body) : body, ctx);
+    const fields = eventFields(params, specs, { update: localId !== undefined });
+    return localId === undefined
+      ? events.create(ctx, user, fields, async (_trx, created) => created)
+      : events.update(ctx, user, localId, fields, async (_trx, updated) => updated);
   }
 
   /** `--prune`: the copy of a record the source no longer lists goes to the trash (terms have none: deleted). */

@@ -152,7 +152,16 @@ export function eventBody(record: SourceRecord, ids: IdLookup): Record<string, u
     categories: categories.length > 0 ? categories : null,
     tags: tags.length > 0 ? tags : null,
     ...(typeof record.password === 'string' ? { password: record.password } : {}),
+    ...seriesRule(record),
   };
+}
+
+/** A series master of this service carries its rule (60 §5): copied so that the copy is a series too. */
+function seriesRule(record: SourceRecord): Record<string, unknown> {
+  const rule = record.recurrence;
+  if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) return {};
+  const { rrule, rdate, exdate } = rule as Record<string, unknown>;
+  return { recurrence: { rrule, rdate, exdate } };
 }
 
 const VENUE_TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'];

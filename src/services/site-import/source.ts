@@ -301,3 +301,23 @@ async function probe<T extends { status: number }>(request: () => Promise<T>): P
     return undefined;
   }
 }
+
+/** What kind of server the source is (90 §2.1), and what showed it. */
+export interface SourceKind {
+  kind: 'calendar-service' | 'wordpress';
+  evidence: string;
+}
+
+/**
+ * This service answers `{root}/changes` with its change feed (80 §3); the reference plugin has no
+ * such route. Whatever else answers there (404, an error, something not a feed) is taken for the
+ * reference, whose API the import has always read.
+ */
+export async function detectSourceKind(client: SourceClient, root: string): Promise<SourceKind> {
+  const url = `${root}/changes`;
+  const response = await tryGet(client, url);
+  if (response && isRecord(response.body) && Array.isArray(response.body.changes) && typeof response.body.next_cursor === 'string') {
+    return { kind: 'calendar-service', evidence: `GET ${url} answered a change feed` };
+  }
+  return { kind: 'wordpress', evidence: `GET ${url} answered no change feed` };
+}

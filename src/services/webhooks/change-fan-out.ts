@@ -82,5 +82,13 @@ function message(subscription: WebhookRow, entry: ChangeEntry, epoch: string, no
     ...(entry.post_parent > 0 ? { post_parent: entry.post_parent } : {}),
   };
   const payload = { type: 'calendar.changes', timestamp: now.toISOString().replace(/\.\d+Z$/, 'Z'), data: { changes: [change], position: cursor, truncated: false } };
-  return { subscription_id: subscription.id, webhook_id: messageId(), type: 'calendar.changes', record_key: `${entry.kind}:${entry.record_id}`, payload: JSON.stringify(payload) };
+  return {
+    subscription_id: subscription.id,
+    webhook_id: messageId(),
+    type: 'calendar.changes',
+    record_key: `${entry.kind}:${entry.record_id}`,
+    payload: JSON.stringify(payload),
+    // Objects are rendered at the first attempt (80 §4.2), not here, inside the writers' queue.
+    objects_pending: subscription.include_objects === 1 && entry.effect === 'upsert' ? 1 : 0,
+  };
 }

@@ -6,6 +6,7 @@ import { signedHeaders } from '../../domain/webhooks/signing.ts';
 import type { Storage } from '../../storage/database.ts';
 import { WebhooksRepository, type ClaimedMessage } from '../../storage/repositories/webhooks-repository.ts';
 import { SecretBox } from './secret-box.ts';
+import type { MessageObjects } from './message-objects.ts';
 import { postMessage, type SendResult } from './sender.ts';
 
 /** Sends in flight per instance and per subscription (80 §4.4 B). */
@@ -25,6 +26,8 @@ export interface DeliveryOptions {
   storage: Storage;
   settings: WebhookSettings;
   fanOut?: FanOut;
+  /** Renders the objects of `include_objects` messages at their first attempt. */
+  objects?: MessageObjects;
   onError: (error: unknown) => void;
   /** Told how each finished attempt ended (the metrics, 140 §4.2). */
   onOutcome?: (outcome: DeliveryOutcome) => void;
@@ -118,7 +121,8 @@ export class WebhookDelivery {
 
   private async send(message: ClaimedMessage, claimedAt: Date): Promise<void> {
     const { repository } = this;
-    const payload = message.payload ?? '{}';
+    const payload = await this.frozenPayload(message, claimedAt);
+    if (payload === null) return;
     const secrets = [this.secrets.open(message.secret)];
     if (message.previous_secret && message.previous_secret_until && message.previous_secret_until > claimedAt.toISOString()) secrets.push(this.secrets.open(message.previous_secret));
     const headers = signedHeaders(secrets, message.webhook_id, Math.floor(claimedAt.getTime() / 1000), payload);
@@ -158,6 +162,19 @@ export class WebhookDelivery {
     if (!written) return;
     await repository.noteFailure(message.subscription_id, now);
     if (delay === null) await this.disableWhenFailing(message.subscription_id, now);
+  }
+
+  /**
+   * The body to send: as stored, or for a message still waiting for its objects, rendered now and
+   * stored before the send (80 §4.2), so that every later attempt sends these bytes. Null when the
+   * lease was lost meanwhile: the instance holding it renders and sends.
+   */
+  private async frozenPayload(message: ClaimedMessage, claimedAt: Date): Promise<string | null> {
+    const stored = message.payload ?? '{}';
+    const objects = this.options.objects;
+    if (message.objects_pending !== 1 || objects === undefined || message.payload === null) return stored;
+    const rendered = await objects(stored, message.visibility, claimedAt);
+    return (await this.repository.freezePayload(message.id, this.instance, message.attempts, rendered)) ? rendered : null;
   }
 
   /** No success for 5 days and at least 20 failed messages: the subscription is disabled (`failing`). */

@@ -14,6 +14,8 @@ export interface WebhookInput {
   url: string;
   types: string[];
   visibility: WebhookVisibility;
+  /** Upsert entries carry their objects (80 §4.2). */
+  include_objects: boolean;
   active: boolean;
   description: string;
 }
@@ -25,6 +27,7 @@ export interface WebhookView {
   description: string;
   types: string[];
   visibility: string;
+  include_objects: boolean;
   active: boolean;
   disabled_reason: string | null;
   secret: string;
@@ -73,6 +76,7 @@ export class WebhooksService {
       description: input.description,
       types: JSON.stringify(input.types),
       visibility: input.visibility,
+      include_objects: input.include_objects ? 1 : 0,
       active: input.active ? 1 : 0,
       secret: this.secrets.seal(secret),
       change_position: await this.changeHead(this.storage),
@@ -99,6 +103,7 @@ export class WebhooksService {
       ...(changes.description !== undefined ? { description: changes.description } : {}),
       ...(changes.types !== undefined ? { types: JSON.stringify(changes.types) } : {}),
       ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
+      ...(changes.include_objects !== undefined ? { include_objects: changes.include_objects ? 1 : 0 } : {}),
       ...(changes.active !== undefined ? { active: changes.active ? 1 : 0 } : {}),
       // Back on: no stale reason, a fresh failure count, and only changes from now on.
       ...(reactivated ? { disabled_reason: null, consecutive_failures: 0, change_position: await this.changeHead(this.storage) } : {}),
@@ -180,6 +185,7 @@ function view(row: WebhookRow, secret?: string): WebhookView {
     description: row.description,
     types: JSON.parse(row.types) as string[],
     visibility: row.visibility,
+    include_objects: row.include_objects === 1,
     active: row.active === 1,
     disabled_reason: row.disabled_reason,
     secret: secret === undefined ? '' : maskSecret(secret),

@@ -20,6 +20,7 @@ import { termLinkStarts } from './0018-term-link-starts.ts';
 import { keptTriggerPlans } from './0019-kept-trigger-plans.ts';
 import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
 import { mediaUploads } from './0021-media-uploads.ts';
+import { webhookObjects } from './0024-webhook-objects.ts';
 import { csvImports } from './0026-csv-imports.ts';
 
 /**
@@ -50,6 +51,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0019-kept-trigger-plans': keptTriggerPlans(dialect),
         '0020-clustered-day-counts': clusteredDayCounts(dialect),
         '0021-media-uploads': mediaUploads(dialect),
+        '0024-webhook-objects': webhookObjects(),
         '0026-csv-imports': csvImports(),
       };
     },

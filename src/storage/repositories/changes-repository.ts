@@ -29,6 +29,8 @@ export interface ChangeFilter {
   /** Now, UTC `YYYY-MM-DD HH:MM:SS`: scheduled records dated before it read as published. */
   nowUtc: string;
   types?: readonly ChangeKind[];
+  /** `include=hidden`: `hide_from_listings` events and series masters count as visible too. */
+  unlisted?: boolean;
 }
 
 export interface ChangePage {
@@ -64,9 +66,10 @@ function visibleAs(side: 'before' | 'after', filter: ChangeFilter): RawBuilder<S
   const listed = filter.seesUnpublished
     ? sql`${status} <> 'trash'`
     : sql`(${status} = 'publish' or (${status} = 'future' and ${date} <= ${filter.nowUtc} and ${date} <> '0000-00-00 00:00:00'))`;
-  // Terms are always visible while they exist; posts per status, never hidden events or series masters.
+  // Terms are always visible while they exist; posts per status, hidden events and series masters only when asked for.
+  const shown = filter.unlisted === true ? sql`1 = 1` : sql`coalesce(${hidden}, 0) = 0 and is_master = 0`;
   return sql<SqlBool>`(case when kind in ('category', 'tag') then ${exists}
-    else ${status} is not null and ${listed} and coalesce(${hidden}, 0) = 0 and is_master = 0 end)`;
+    else ${status} is not null and ${listed} and ${shown} end)`;
 }
 
 /**

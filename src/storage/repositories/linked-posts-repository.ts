@@ -119,6 +119,13 @@ export class LinkedPostsRepository {
     return row && this.record(row);
   }
 
+  /** Records of this type by id, any status, as of now, in no particular order. */
+  async findByIds(ids: readonly number[]): Promise<LinkedRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.from().selectAll('p').where('p.id', 'in', [...new Set(ids)]).execute();
+    return rows.map((row) => this.record(row));
+  }
+
   /** Which of these ids are records of this type, any status (as `findById` finds them). */
   async existingIds(ids: readonly number[]): Promise<Set<number>> {
     const unique = [...new Set(ids)];

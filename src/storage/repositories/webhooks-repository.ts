@@ -10,6 +10,8 @@ export interface NewMessage {
   type: string;
   record_key: string | null;
   payload: string;
+  /** 1: the first attempt renders the objects of the entries into the payload (80 §4.2). */
+  objects_pending?: number;
 }
 
 /** A message claimed for sending, with what the sender needs of its subscription. */
@@ -18,6 +20,7 @@ export interface ClaimedMessage extends WebhookMessageRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_until: string | null;
+  visibility: string;
 }
 
 /** Statuses a message can still change from by itself (it occupies its record's place in line). */
@@ -158,7 +161,7 @@ export class WebhooksRepository {
       returning *`.execute(this.db);
     const message = rows[0];
     if (!message) return undefined;
-    const subscription = await this.db.selectFrom('webhooks').select(['url', 'secret', 'previous_secret', 'previous_secret_until']).where('id', '=', message.subscription_id).executeTakeFirst();
+    const subscription = await this.db.selectFrom('webhooks').select(['url', 'secret', 'previous_secret', 'previous_secret_until', 'visibility']).where('id', '=', message.subscription_id).executeTakeFirst();
     return subscription ? { ...message, ...subscription } : undefined;
   }
 
@@ -177,9 +180,13 @@ export class WebhooksRepository {
     return Number(result.numUpdatedRows);
   }
 
-  /** Freezes the body the first attempt built (objects rendered then), so retries send the same bytes. */
-  async freezePayload(id: number, owner: string, attempt: number, payload: string): Promise<void> {
-    await this.heldByMe(this.db.updateTable('webhook_messages').set({ payload }), id, owner, attempt).execute();
+  /**
+   * Freezes the body the first attempt built (objects rendered then), so retries send the same
+   * bytes; answers false when the lease went to another instance, which renders its own.
+   */
+  async freezePayload(id: number, owner: string, attempt: number, payload: string): Promise<boolean> {
+    const result = await this.heldByMe(this.db.updateTable('webhook_messages').set({ payload, objects_pending: 0 }), id, owner, attempt).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   async recordAttempt(attempt: Omit<WebhookAttemptTable, 'id'>): Promise<void> {

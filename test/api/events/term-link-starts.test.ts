@@ -5,6 +5,7 @@ import { openStorage } from '../../../src/storage/database.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { clock, createEvent, listedIds } from './fixtures.ts';
+import { forgetMigrationsFrom } from '../../helpers/migrations.ts';
 
 /** What migration 0018 added, taken away again: the database as an earlier release left it. */
 const UNDO: Record<string, string[]> = {
@@ -40,7 +41,7 @@ for (const dialect of DIALECTS) {
       for (const statement of UNDO[dialect]) await sql.raw(statement).execute(db);
       await sql.raw('create index event_terms_term on event_terms (term_id, event_id)').execute(db);
       // 0018 and every migration after it, as if they had not run yet.
-      await db.deleteFrom('kysely_migration' as any).where('name', '>=', '0018-term-link-starts').execute();
+      await forgetMigrationsFrom(db, dialect, '0018-term-link-starts');
       const revisions = () => db.selectFrom('events').select(['id', 'revision']).orderBy('id').execute();
       const changes = async () => Number((await db.selectFrom('changes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       const [revisionsBefore, changesBefore] = [await revisions(), await changes()];

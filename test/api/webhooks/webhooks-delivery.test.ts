@@ -5,6 +5,7 @@ import { SelectQueryNode, type KyselyPlugin } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { WebhookDelivery } from '../../../src/services/webhooks/delivery-worker.ts';
 import { changeFanOut } from '../../../src/services/webhooks/change-fan-out.ts';
+import { messageObjects } from '../../../src/services/webhooks/message-objects.ts';
 import { postMessage } from '../../../src/services/webhooks/sender.ts';
 import { WebhooksRepository } from '../../../src/storage/repositories/webhooks-repository.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
@@ -32,7 +33,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       t = await startTestApp(dialect, { env: { CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1', CALENDAR_WEBHOOKS_RETRY_SCHEDULE: '0,0' } });
       receiver = await WebhookReceiver.start();
-      delivery = new WebhookDelivery({ storage: t.storage, settings: t.config.webhooks, fanOut: changeFanOut(t.storage, t.config), onError: (error) => errors.push(error) });
+      delivery = new WebhookDelivery({ storage: t.storage, settings: t.config.webhooks, fanOut: changeFanOut(t.storage, t.config), objects: messageObjects(t.storage, t.config), onError: (error) => errors.push(error) });
     });
     after(async () => {
       await receiver.close();
@@ -101,6 +102,55 @@ for (const dialect of DIALECTS) {
         ['event', id, 'update', 'upsert'],
         ['event', id, 'trash', 'remove'],
       ]);
+    });
+
+    test('include_objects: upserts carry the record as the visibility lists it, rendered at the first attempt and resent byte for byte', async () => {
+      const open = await subscribe({ include_objects: true });
+      assert.equal((await t.request('GET', `${ADMIN}/webhooks/${open.id}`, { as: 'administrator' })).body.include_objects, true);
+      const full = await subscribe({ visibility: 'full', include_objects: true, types: ['event.create'] });
+      const thin = await subscribe({ types: ['event.create'] });
+      receiver.reply({ status: 500 });
+      const id = await createEvent({ title: 'Open rehearsal', status: 'publish' });
+      const draft = await createEvent({ title: 'Board meeting', status: 'draft' });
+      const first = await deliverUntil((all) => all.length >= 1);
+      // Changed after the first attempt: the retry still sends what that attempt rendered.
+      await t.request('PATCH', `${NS}/events/${id}`, { as: 'editor', body: { title: 'Open rehearsal, moved' } });
+      const received = await deliverUntil((all) => all.filter((request) => request.status === 204).length >= 5);
+      const signedBy = (secret: string) => received.filter((request) => {
+        try {
+          verified(secret, request);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const listed = (await t.request('GET', `${NS}/events?include=${id}&modified_after=1970-01-01`)).body.events[0];
+      const openBodies = signedBy(open.secret).map((request) => request.body);
+      const failed = first[0]!;
+      const retried = received.filter((request) => request.headers['webhook-id'] === failed.headers['webhook-id']);
+      assert.deepEqual(retried.map((request) => request.status), [500, 204]);
+      assert.equal(retried[1]!.body, retried[0]!.body, 'a retry sends the frozen bytes');
+      const publicEntries = openBodies.map((body) => JSON.parse(body).data.changes[0]);
+      const byOp = (op: string) => publicEntries.find((entry: any) => entry.id === id && entry.op === op);
+      // Every message was first attempted before the change (one round claims them all).
+      assert.equal(byOp('create').object.title, 'Open rehearsal');
+      assert.deepEqual(byOp('update').object, listed, 'as the public list shows it, no json_ld');
+      assert.equal(publicEntries.some((entry: any) => entry.id === draft), false);
+      const fullEntries = signedBy(full.secret).map((request) => JSON.parse(request.body).data.changes[0]);
+      assert.deepEqual(fullEntries.map((entry: any) => [entry.id, entry.object.status]).sort(), [[id, 'publish'], [draft, 'draft']].sort());
+      for (const request of signedBy(thin.secret)) assert.equal(JSON.parse(request.body).data.changes[0].object, undefined);
+      const patched = await t.request('PATCH', `${ADMIN}/webhooks/${open.id}`, { as: 'administrator', body: { include_objects: false } });
+      assert.equal(patched.body.include_objects, false);
+      assert.equal((await t.request('PATCH', `${ADMIN}/webhooks/${open.id}`, { as: 'administrator', body: { include_objects: 'sometimes' } })).status, 400);
+    });
+
+    test('include_objects: an entry whose record is trashed before the first attempt goes without an object', async () => {
+      const hook = await subscribe({ include_objects: true, types: ['event.create'] });
+      const id = await createEvent({ title: 'Cancelled gig', status: 'publish' });
+      await t.request('DELETE', `${NS}/events/${id}`, { as: 'editor' });
+      const [request] = await deliverUntil((all) => all.length >= 1);
+      const entry = verified(hook.secret, request!).data.changes[0];
+      assert.deepEqual([entry.id, entry.op, entry.effect, entry.object], [id, 'create', 'upsert', undefined]);
     });
 
     test('a receiver answering 500 then 200: one success, the same webhook-id both times, both signatures valid', async () => {

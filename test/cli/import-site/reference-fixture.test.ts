@@ -109,6 +109,7 @@ for (const dialect of DIALECTS) {
 
     test('the site is discovered from /wp-json/ and every request is signed; lists ask for every status', () => {
       assert.equal(report.source, `${fixture.url}/wp-json/tribe/events/v1`);
+      assert.deepEqual([report.source_kind, report.source_kind_evidence], ['wordpress', `GET ${fixture.url}/wp-json/tribe/events/v1/changes answered no change feed`]);
       assert.ok(fixture.requests.every((request) => request.authorized));
       for (const collection of ['venues', 'organizers', 'events']) {
         const listed = fixture.requests.filter((request) => request.path.startsWith(`/wp-json/tribe/events/v1/${collection}?`));

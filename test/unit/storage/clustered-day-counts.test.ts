@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openStorage } from '../../../src/storage/database.ts';
+import { forgetMigrationsFrom } from '../../helpers/migrations.ts';
 import { clock, createEvent, list } from '../../api/events/fixtures.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 
@@ -37,7 +38,7 @@ describe('SQLite: the day counts a list total adds up are stored in their key or
     await sql`drop table event_day_counts`.execute(db);
     await sql`alter table rowid_day_counts rename to event_day_counts`.execute(db);
     await sql`pragma legacy_alter_table = off`.execute(db);
-    await db.deleteFrom('kysely_migration' as any).where('name', '>=', '0020-clustered-day-counts').execute();
+    await forgetMigrationsFrom(db, 'sqlite', '0020-clustered-day-counts');
     assert.match(await totalPlan(), /USING INDEX sqlite_autoindex_event_day_counts/);
     const before = await counts();
     assert.equal(await mayTotal(), 2);
