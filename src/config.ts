@@ -88,6 +88,10 @@ export interface CalendarSettings {
   monthEventsPerDay: number;
   /** 0 = Sunday … 6 = Saturday. */
   weekStart: number;
+  /** Items of an RSS feed (130 §8.1). */
+  feedItems: number;
+  /** `<url>` entries per sitemap file (130 §9). */
+  sitemapMaxUrls: number;
 }
 export interface BrandSettings {
   /** `#rrggbb`, lower case, readable on the light background. */
@@ -280,6 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+      feedItems: integer(env, 'CALENDAR_FEED_ITEMS', 20, 1, 100),
+      sitemapMaxUrls: integer(env, 'CALENDAR_SITEMAP_MAX_URLS', 50_000, 4, 50_000),
     },
     brand: {
       accentColor: accentColor(env.CALENDAR_ACCENT_COLOR),

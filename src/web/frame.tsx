@@ -24,6 +24,8 @@ export interface FrameProps {
   feed?: string;
   /** The feed export of the shown range, absolute. */
   exportFeed?: string;
+  /** The RSS feed of the view's filters, root-relative, with its channel title. */
+  rss?: { href: string; title: string };
   jsonLd?: unknown[];
   /** The view the events bar marks current, and the state its links start from. */
   bar?: { state: ViewState; current?: ViewKind };
@@ -120,12 +122,12 @@ function LanguageLinks({ env }: { env: PageEnv }) {
   );
 }
 
-function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; exportFeed?: string }) {
+function Footer({ env, feed, exportFeed, rss }: { env: PageEnv; feed?: string; exportFeed?: string; rss?: { href: string } }) {
   const { t } = env;
   const subscribe = feed !== undefined && env.publicSite !== null;
   // The language links again (55 §3.1), as a plain list: one languages landmark per page.
   const languages = <div class="menu footer-languages"><LanguageLinks env={env} /></div>;
-  if (!subscribe && exportFeed === undefined) return <footer class="site-footer">{languages}</footer>;
+  if (!subscribe && exportFeed === undefined && rss === undefined) return <footer class="site-footer">{languages}</footer>;
   return (
     <footer class="site-footer">
       <details class="menu">
@@ -143,6 +145,7 @@ function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; export
             </>
           ) : null}
           {exportFeed !== undefined ? <li><a href={exportFeed} rel="nofollow">{t('page_export')}</a></li> : null}
+          {rss !== undefined ? <li><a href={rss.href} type="application/rss+xml">{t('page_rss')}</a></li> : null}
         </ul>
       </details>
       {languages}
@@ -213,6 +216,7 @@ export function Frame(props: FrameProps) {
         ))}
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
+        {props.rss ? <link rel="alternate" type="application/rss+xml" title={props.rss.title} href={props.rss.href} /> : null}
         <link rel="stylesheet" href={env.assets.stylesheet} />
         {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
         <script src={env.assets.script} defer />
@@ -232,7 +236,7 @@ export function Frame(props: FrameProps) {
         </header>
         <Bar {...props} />
         <Main {...props} />
-        <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} />
+        <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} rss={props.rss} />
       </body>
     </html>
   );

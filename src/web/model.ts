@@ -10,11 +10,15 @@ import type { PageAssets } from './page-assets.ts';
  */
 export interface EventView {
   id: number;
+  global_id: string;
+  /** Publication and last change, `YYYY-MM-DD HH:MM:SS` UTC. */
+  date_utc: string;
+  modified_utc: string;
   url: string;
   title: string;
   description: string;
   excerpt: string;
-  image: false | { url: string };
+  image: false | ImageView;
   /** null when blanked (a protected event). */
   all_day: boolean | null;
   start_date: string;
@@ -33,6 +37,15 @@ export interface EventView {
   venue: LinkedView | [];
   organizer: LinkedView[];
   json_ld?: Record<string, unknown>;
+}
+
+/** An `image` object (10 §3.5); `sizes` as spec 110 describes them, when the service has them. */
+export interface ImageView {
+  url: string;
+  extension?: string;
+  width?: number;
+  height?: number;
+  sizes?: Record<string, { url: string; width?: number; height?: number; 'mime-type'?: string }>;
 }
 
 export interface TermView {

@@ -32,11 +32,15 @@ import { serializeVenue } from '../serializers/venue-serializer.ts';
 import { PageData } from './page-data.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
+import { loadFeed } from './feed-loader.ts';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
-/** A page answer before headers: HTML with its status, or a redirect. */
+/**
+ * A page answer before headers: a body (HTML unless `type` says otherwise) with its status, or a
+ * redirect. `robots` replaces the `X-Robots-Tag` that `noindex` sets.
+ */
 type Answer =
-  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string> }
+  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string>; type?: string; robots?: string }
   | { status: 301 | 302; location: string };
 
 const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
@@ -227,6 +231,12 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
         return linkedPage(req, target.type, record, options);
       }
       case 'view': {
+        if (target.feed) {
+          const feed = await loadFeed(data, config.calendar, req.ctx, req.env, target, readViewParams(req.params));
+          if (feed.kind === 'redirect') return { status: 301, location: feed.location };
+          if (feed.kind === 'not-found') return notFound(req);
+          return { status: 200, html: feed.xml, noindex: true, robots: 'noindex, follow', type: 'application/rss+xml; charset=UTF-8' };
+        }
         const outcome = await loadView(data, config.calendar, req.ctx, req.env, target, readViewParams(req.params));
         if (outcome.kind === 'redirect') return { status: 301, location: outcome.location };
         if (outcome.kind === 'not-found') {
@@ -249,9 +259,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       const location = result.location.startsWith('/') ? `${base}${EDITION_PREFIXES[req.lang]}${result.location}` : result.location;
       return reply.code(result.status).header('Location', location).header('Cache-Control', 'public, max-age=60').send();
     }
-    reply.code(result.status).type('text/html; charset=utf-8');
+    reply.code(result.status).type(result.type ?? 'text/html; charset=utf-8');
     for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
-    if (result.noindex) reply.header('X-Robots-Tag', 'noindex');
+    if (result.noindex) reply.header('X-Robots-Tag', result.robots ?? 'noindex');
     if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
     const tag = tagOf(result);
     reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);

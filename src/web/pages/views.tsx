@@ -30,6 +30,8 @@ export interface ViewFrame {
   notices: string[];
   feed: string;
   exportFeed: string;
+  /** The RSS feed of the same filters (130 §3). */
+  rss: { href: string; title: string };
 }
 
 /** `E`: read models as loaded (EventModel), event views once rendered (EventView). */
@@ -83,6 +85,7 @@ function Page({ env, model, children }: { env: PageEnv; model: ViewModel; childr
       canonical={canonicalOf(env, model.state)}
       feed={model.feed}
       exportFeed={model.exportFeed}
+      rss={model.rss}
       jsonLd={jsonLd}
       bar={{ state: model.state, current: model.kind }}
       notices={model.notices}

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+
+/** loadConfig refuses `env` with one line naming the variable. */
+function refuses(env: Record<string, string>, variable: string): void {
+  assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`${variable} `) && !error.message.includes('\n'), JSON.stringify(env));
+}
+
+describe('settings of 130 §2', () => {
+  test('CALENDAR_FEED_ITEMS: 20 by default, 1–100', () => {
+    assert.equal(loadConfig({}).calendar.feedItems, 20);
+    assert.equal(loadConfig({ CALENDAR_FEED_ITEMS: '1' }).calendar.feedItems, 1);
+    assert.equal(loadConfig({ CALENDAR_FEED_ITEMS: '100' }).calendar.feedItems, 100);
+    for (const value of ['0', '101', '2.5', 'ten']) refuses({ CALENDAR_FEED_ITEMS: value }, 'CALENDAR_FEED_ITEMS');
+  });
+
+  test('CALENDAR_SITEMAP_MAX_URLS: 50000 by default, 4–50000', () => {
+    assert.equal(loadConfig({}).calendar.sitemapMaxUrls, 50_000);
+    assert.equal(loadConfig({ CALENDAR_SITEMAP_MAX_URLS: '4' }).calendar.sitemapMaxUrls, 4);
+    for (const value of ['3', '50001', 'x']) refuses({ CALENDAR_SITEMAP_MAX_URLS: value }, 'CALENDAR_SITEMAP_MAX_URLS');
+  });
+});
