@@ -33,6 +33,7 @@ import { PageData } from './page-data.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
 import { loadFeed } from './feed-loader.ts';
+import { Sitemaps } from './sitemap-loader.ts';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
 /**
@@ -40,11 +41,17 @@ import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
  * redirect. `robots` replaces the `X-Robots-Tag` that `noindex` sets.
  */
 type Answer =
-  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string>; type?: string; robots?: string }
+  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string>; type?: string; robots?: string; maxAge?: number }
   | { status: 301 | 302; location: string };
 
 const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** robots.txt (130 §9): the API and search results stay out of indexes; the sitemap is named. */
+function robotsTxt(base: string, site: string): string {
+  const api = Object.values(EDITION_PREFIXES).map((prefix) => `Disallow: ${base}${prefix}/calendar/`);
+  return ['User-agent: *', ...api, `Disallow: ${base}/*tribe-bar-search=`, `Sitemap: ${site}/sitemap.xml`, ''].join('\n');
+}
 
 function isLoopback(origin: string): boolean {
   const host = new URL(origin).hostname;
@@ -264,7 +271,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     if (result.noindex) reply.header('X-Robots-Tag', result.robots ?? 'noindex');
     if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
     const tag = tagOf(result);
-    reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);
+    reply.header('Cache-Control', `public, max-age=${result.maxAge ?? 60}`).header('ETag', tag);
     if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.send(request.method === 'HEAD' ? '' : result.html);
   };
@@ -284,13 +291,18 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     }
     // The router ignores trailing slashes; pages have exactly one canonical form (55 §2).
     if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
+    return respond(request, reply, req, () => answer(req, request));
+  };
+
+  /** Visitors' answers come from the cache of the current epoch (a repeat runs no query). */
+  const respond = async (request: FastifyRequest, reply: FastifyReply, req: PageRequest, produce: () => Promise<Answer>): Promise<FastifyReply> => {
     const cacheable = request.method !== 'POST' && request.user === null;
-    if (!cacheable) return send(request, reply, req, await answer(req, request));
+    if (!cacheable) return send(request, reply, req, await produce());
     // The epoch is read first: anything computed after it is at least that new.
     const view = await cache.open(req.ctx);
     const minute = formatWall(req.ctx.now).slice(0, 16);
-    const key = JSON.stringify([lang, req.env.site, path, search, minute]);
-    return send(request, reply, req, await view.get(key, () => answer(req, request)));
+    const key = JSON.stringify([req.lang, req.env.site, req.path, req.search, minute]);
+    return send(request, reply, req, await view.get(key, produce));
   };
   const notFoundHtml = (req: PageRequest) => html(MessagePage({ env: req.env, title: req.env.t('page_not_found'), text: req.env.t('page_not_found_text') }));
 
@@ -299,6 +311,28 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
+  // Sitemaps and robots.txt (130 §9): one per site, not per edition; cached and tagged as pages.
+  const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, ['month', 'list', 'day']);
+  const xmlAnswer = (xml: string | undefined, req: PageRequest): Answer =>
+    xml === undefined ? notFound(req) : { status: 200, html: xml, noindex: true, robots: 'noindex, follow', type: 'application/xml; charset=UTF-8' };
+  const siteFile = (produce: (req: PageRequest) => Promise<Answer>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const mark = request.url.indexOf('?');
+    const path = (mark === -1 ? request.url : request.url.slice(0, mark)).slice(base.length);
+    const req = pageRequest(request, 'en', path, '');
+    return respond(request, reply, req, () => produce(req));
+  };
+  const routeOptions = { config: { page: true } };
+  app.get(`${base}/sitemap.xml`, routeOptions, siteFile(async (req) => xmlAnswer(await sitemaps.index(req.env.site), req)));
+  app.get(`${base}/sitemaps/:name`, routeOptions, siteFile(async (req) => xmlAnswer(await sitemaps.file(req.env.site, req.path.slice('/sitemaps/'.length)), req)));
+  app.get(`${base}/wp-sitemap.xml`, routeOptions, async (_request, reply) => reply.code(301).header('Location', `${base}/sitemap.xml`).header('Cache-Control', 'public, max-age=60').send());
+  app.get(`${base}/robots.txt`, routeOptions, siteFile(async (req) => ({
+    status: 200,
+    html: robotsTxt(base, req.env.site),
+    noindex: false,
+    type: 'text/plain; charset=utf-8',
+    maxAge: 3600,
+  })));
+
   for (const { path, type, body } of assets.files) {
     app.get(`${base}${path.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
       reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),
