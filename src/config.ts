@@ -23,6 +23,8 @@ export interface Config {
   logFormat: 'json' | 'pretty' | null;
   /** Origins allowed by CORS: '*' reflects any origin (the reference's behaviour), [] turns CORS off. */
   corsOrigins: '*' | string[];
+  /** Who may frame `/embed/…` (130 §10.1): any site, or these origins besides the service's own. */
+  embedOrigins: '*' | string[];
   /** Requests per minute per client address; 0 = no limit. */
   rateLimitPerMinute: number;
   /** Failed authentications allowed per client address and per login in `authFailureWindowSeconds`. */
@@ -186,6 +188,25 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+/** `*`, `none`, or origins without a path (130 §2). */
+function embedOrigins(raw: string | undefined): '*' | string[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return '*';
+  if (raw.trim() === 'none') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(`CALENDAR_EMBED_ORIGINS must be *, none or origins like https://news.example.org (no path), got "${origin}"`);
+    }
+    return parsed.origin;
+  });
+}
+
 function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
   if (raw === undefined || raw.trim() === '') return null;
   const format = raw.trim().toLowerCase();
@@ -268,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     corsOrigins: corsOrigins(env.CALENDAR_CORS_ORIGINS),
+    embedOrigins: embedOrigins(env.CALENDAR_EMBED_ORIGINS),
     rateLimitPerMinute: integer(env, 'CALENDAR_RATE_LIMIT', 0, 0, 1_000_000),
     authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),

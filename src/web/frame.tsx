@@ -186,6 +186,33 @@ function SiteName({ env, home }: { env: PageEnv; home: string }) {
   );
 }
 
+/**
+ * The frame of an embed page (130 §10.1): the view's `<main>` and a link to the full calendar,
+ * without the site's header, events bar and footer; never indexed.
+ */
+function EmbedDocument(props: FrameProps) {
+  const { env } = props;
+  const embed = env.embed!;
+  return (
+    <html lang={env.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} – ${env.siteName}`}</title>
+        <meta name="robots" content="noindex" />
+        <link rel="stylesheet" href={env.assets.stylesheet} />
+        {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
+        <script src={embed.script} defer />
+        <link rel="icon" href="data:," />
+      </head>
+      <body class="embed">
+        <Main {...props} />
+        <p class="full-calendar"><a href={embed.fullCalendar}>{env.t('page_full_calendar')}</a></p>
+      </body>
+    </html>
+  );
+}
+
 /** The common frame of 55 §3.1 around a page's `<main>` content. */
 export function Frame(props: FrameProps) {
   const { env } = props;
@@ -201,6 +228,7 @@ export function Frame(props: FrameProps) {
       </html>
     );
   }
+  if (env.embed) return <EmbedDocument {...props} />;
   const canonical = env.site + EDITION_PREFIXES[env.lang] + (props.canonical ?? env.path.split('?')[0]);
   const eventsHome = editionPath(env, '/events/');
   return (

@@ -46,6 +46,7 @@ export function viewPath(state: Omit<ViewState, 'search' | 'date' | 'past'>): st
 
 /** A view link: path plus the §3.2 parameters in effect, in their order (search, date, display). */
 export function viewHref(env: PageEnv, state: ViewState): string {
+  if (env.embed?.views.includes(state.view)) return env.embed.href(state);
   const display = state.view === 'list' && state.past ? 'past' : undefined;
   const date = state.view === 'list' ? state.date : undefined;
   return editionPath(env, viewPath(state)) + query([['tribe-bar-search', state.search], ['tribe-bar-date', date], ['eventDisplay', display]]);

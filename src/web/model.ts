@@ -2,6 +2,7 @@ import type { RestContext } from '../http/rest/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
 import type { PageAssets } from './page-assets.ts';
+import type { ViewKind, ViewState } from './links.ts';
 
 /**
  * What pages show of an event: the API's own object (10 §3), rendered from the read model by the
@@ -104,4 +105,19 @@ export interface PageEnv {
   assets: PageAssets;
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
   partial: boolean;
+  /** Set on embed pages (130 §10.1): the frame they render in and where their own links lead. */
+  embed?: EmbedFrame;
+}
+
+/** An embed page's frame: its views' links stay inside the embed, with its parameters. */
+export interface EmbedFrame {
+  /** The views the embed shows; links to other views leave the frame. */
+  views: readonly ViewKind[];
+  /** The embed address of a view state. */
+  href(state: ViewState): string;
+  /** "View full calendar": the matching page. */
+  fullCalendar: string;
+  /** Root-relative start of the embed's own addresses: every other link opens in the top window. */
+  prefix: string;
+  script: string;
 }

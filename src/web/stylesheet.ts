@@ -192,6 +192,10 @@ dl .terms{font-size:inherit}
   .paging ul{gap:var(--space-2)}
 }
 @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
+/* Embed pages (130 §10.1): the host page gives the width and the margins. */
+body.embed{max-width:none;padding:0 var(--space-2)}
+body.embed h1{font-size:var(--step-3);margin-top:var(--space-3)}
+.full-calendar{margin:var(--space-4) 0}
 @media print{
   body{max-width:none;padding:0;font-size:11pt}
   .skip,.site-header nav,.bar,.site-footer,.menu,nav.paging,.notices:empty{display:none!important}

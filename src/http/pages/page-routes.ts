@@ -18,7 +18,7 @@ import type { Storage } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/schema.ts';
 import { datePart } from '../../web/dates.ts';
 import { editionPath, query } from '../../web/links.ts';
-import type { LinkedView, PageEnv } from '../../web/model.ts';
+import type { EmbedFrame, LinkedView, PageEnv } from '../../web/model.ts';
 import { LinkedPostPage } from '../../web/pages/linked.tsx';
 import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
@@ -34,6 +34,11 @@ import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
 import { loadFeed } from './feed-loader.ts';
 import { Sitemaps } from './sitemap-loader.ts';
+import { embedQuery, loadEmbed, readEmbedParams, type EmbedParams } from './embed-loader.ts';
+import { embedContentSecurityPolicy } from '../plugins/security.ts';
+import { EMBED_FRAME_SCRIPT, EMBED_FRAME_SCRIPT_PATH } from '../../web/embed/frame-script.ts';
+import { renderEmbed } from '../../web/embed/render-embed.ts';
+import { Frame } from '../../web/frame.tsx';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
 /**
@@ -311,6 +316,45 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [prefix === '' ? '/' : prefix, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
+  // Embed pages (130 §10.1): framed by the sites CALENDAR_EMBED_ORIGINS names, cached by their
+  // recognised parameters only.
+  const embedAnswer = async (req: PageRequest, params: EmbedParams | { invalid: string }): Promise<Answer> => {
+    const embedFrame = (frame: Omit<EmbedFrame, 'script'>): PageEnv => ({ ...req.env, embed: { ...frame, script: base + EMBED_FRAME_SCRIPT_PATH } });
+    const fallback = { views: [], prefix: editionPath(req.env, '/embed/'), fullCalendar: editionPath(req.env, '/events/'), href: () => '' };
+    if (req.path !== '/embed/events/') return notFound({ ...req, env: embedFrame(fallback) });
+    const invalid = (parameter: string): Answer => {
+      const env = embedFrame(fallback);
+      const text = env.t('rest_invalid_param', { params: parameter });
+      return { status: 400, html: renderEmbed(Frame({ env, title: text, noindex: true, alert: text, children: null }), fallback.prefix), noindex: true };
+    };
+    if ('invalid' in params) return invalid(params.invalid);
+    const outcome = await loadEmbed(data, config.calendar, req.ctx, req.env, params);
+    if (outcome.kind === 'invalid') return invalid(outcome.parameter);
+    if (outcome.kind === 'not-found') return notFound({ ...req, env: embedFrame(fallback) });
+    const env = embedFrame(outcome.frame);
+    return { status: 200, html: renderEmbed(CalendarView({ env, model: outcome.model }), outcome.frame.prefix), noindex: true };
+  };
+  const embedOptions = { config: { page: true, contentSecurityPolicy: embedContentSecurityPolicy(config.embedOrigins) } };
+  for (const lang of LANGUAGES) {
+    const prefix = base + EDITION_PREFIXES[lang];
+    const embedHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const mark = request.url.indexOf('?');
+      const fullPath = mark === -1 ? request.url : request.url.slice(0, mark);
+      const path = fullPath.slice(prefix.length);
+      if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${mark === -1 ? '' : request.url.slice(mark)}`).send();
+      const params = readEmbedParams(new URLSearchParams(mark === -1 ? '' : request.url.slice(mark)));
+      // The key holds the recognised parameters only: other ones cannot multiply the entries.
+      const search = 'invalid' in params ? `?invalid=${params.invalid}` : embedQuery(params);
+      const req = pageRequest(request, lang, path, search);
+      return respond(request, reply, req, () => embedAnswer(req, params));
+    };
+    app.get(`${prefix}/embed`, embedOptions, embedHandler);
+    app.get(`${prefix}/embed/*`, embedOptions, embedHandler);
+  }
+  app.get(`${base}${EMBED_FRAME_SCRIPT_PATH}`, { config: { page: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(EMBED_FRAME_SCRIPT),
+  );
+
   // Sitemaps and robots.txt (130 §9): one per site, not per edition; cached and tagged as pages.
   const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, ['month', 'list', 'day']);
   const xmlAnswer = (xml: string | undefined, req: PageRequest): Answer =>

@@ -29,6 +29,12 @@ function feedPairs(filters: ViewFilters, term?: { taxonomy: 'category' | 'tag'; 
   ];
 }
 
+/** What an embed (130 §10.1) adds to a view: its own filters and list size. */
+export interface EmbedSelection {
+  filters?: Pick<ViewFilters, 'categoryIds' | 'tagIds' | 'venueIds' | 'organizerIds'>;
+  perPage?: number;
+}
+
 export type ArchiveOutcome =
   | { kind: 'archive'; archive?: ArchiveRef; term?: ResolvedTerm & { ids: number[] } }
   | { kind: 'redirect'; location: string }
@@ -67,6 +73,7 @@ export async function loadView(
   env: PageEnv,
   target: ViewTarget,
   params: ViewParams,
+  embed: EmbedSelection = {},
 ): Promise<ViewOutcome> {
   const notices: string[] = [];
   let noindex = params.search !== undefined;
@@ -99,6 +106,7 @@ export async function loadView(
     featured,
     categoryIds: term && archive?.taxonomy === 'category' ? term.ids : undefined,
     tagIds: term && archive?.taxonomy === 'tag' ? term.ids : undefined,
+    ...embed.filters,
   };
   const termRef = term && archive ? { taxonomy: archive.taxonomy, id: term.id } : undefined;
   const feed = `${env.ns}/events.ics${query(feedPairs(filters, termRef))}`;
@@ -122,7 +130,7 @@ export async function loadView(
     const state: ViewState = { ...base, view: 'list', date, past, page };
     const from = date ?? datePart(nowWall);
     const reference = date ? `${date} 00:00:00` : nowWall;
-    const perPage = settings.listPerPage;
+    const perPage = embed.perPage ?? settings.listPerPage;
     const result = past
       ? await data.list(ctx, filters, { ends_before: reference }, page, perPage, true)
       : await data.list(ctx, filters, { ends_after: reference }, page, perPage);

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public calendar page (55): its own security headers and caching. */
     page?: boolean;
+    /** A page framed by other sites (130 §10.1): its policy replaces the pages' one. */
+    contentSecurityPolicy?: string;
   }
 }
 

@@ -21,3 +21,12 @@ describe('settings of 130 §2', () => {
     for (const value of ['3', '50001', 'x']) refuses({ CALENDAR_SITEMAP_MAX_URLS: value }, 'CALENDAR_SITEMAP_MAX_URLS');
   });
 });
+
+describe('CALENDAR_EMBED_ORIGINS', () => {
+  test('* by default, none, or origins without a path', () => {
+    assert.equal(loadConfig({}).embedOrigins, '*');
+    assert.deepEqual(loadConfig({ CALENDAR_EMBED_ORIGINS: 'none' }).embedOrigins, []);
+    assert.deepEqual(loadConfig({ CALENDAR_EMBED_ORIGINS: 'https://news.example.org, http://localhost:8081/' }).embedOrigins, ['https://news.example.org', 'http://localhost:8081']);
+    for (const value of ['https://news.example.org/path', 'news.example.org', 'ftp://files.example.org', '*, https://a.example']) refuses({ CALENDAR_EMBED_ORIGINS: value }, 'CALENDAR_EMBED_ORIGINS');
+  });
+});
