@@ -115,6 +115,20 @@ for (const dialect of DIALECTS) {
       assert.equal(extra.text, plain.text);
     });
 
+    test('embed.js: readable by any site, revalidated, the service\'s API path written in, defined once', async () => {
+      const script = await get('/assets/embed.js', { origin: 'https://news.example.org' });
+      assert.equal(script.status, 200);
+      assert.equal(script.headers['content-type'], 'text/javascript; charset=utf-8');
+      assert.equal(script.headers['cache-control'], 'public, max-age=3600');
+      assert.equal(script.headers['access-control-allow-origin'], '*');
+      assert.equal(script.headers['access-control-allow-credentials'], undefined);
+      assert.equal(script.headers['cross-origin-resource-policy'], 'cross-origin');
+      assert.match(script.text, /var API = "";/);
+      assert.match(script.text, /customElements\.get\('calendar-events'\)\) return;/);
+      assert.doesNotMatch(script.text, /\b(import|export)\b|innerHTML/);
+      assert.equal((await get('/assets/embed.js', { 'if-none-match': script.headers.etag as string })).status, 304);
+    });
+
     test('cached: ETag and 304, a repeat runs no query; the height script', async () => {
       const first = await get('/embed/events/?view=month');
       assert.equal((await get('/embed/events/?view=month', { 'if-none-match': first.headers.etag as string })).status, 304);

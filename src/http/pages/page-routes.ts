@@ -38,6 +38,7 @@ import { embedQuery, loadEmbed, readEmbedParams, type EmbedParams } from './embe
 import { embedContentSecurityPolicy } from '../plugins/security.ts';
 import { EMBED_FRAME_SCRIPT, EMBED_FRAME_SCRIPT_PATH } from '../../web/embed/frame-script.ts';
 import { renderEmbed } from '../../web/embed/render-embed.ts';
+import { EMBED_ELEMENT_PATH, embedElementScript } from '../../web/embed/element-script.ts';
 import { Frame } from '../../web/frame.tsx';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
@@ -354,6 +355,21 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   app.get(`${base}${EMBED_FRAME_SCRIPT_PATH}`, { config: { page: true } }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(EMBED_FRAME_SCRIPT),
   );
+
+  // `<calendar-events>` (130 §10.2): loaded by other sites, so readable by them; unversioned, so revalidated.
+  const element = embedElementScript(base);
+  const elementTag = entityTag(element);
+  app.get(`${base}${EMBED_ELEMENT_PATH}`, { config: { page: true } }, async (request, reply) => {
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .header('ETag', elementTag)
+      .header('Access-Control-Allow-Origin', '*')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
+    reply.removeHeader('Access-Control-Allow-Credentials');
+    if (noneMatchHits(request.headers['if-none-match'], elementTag)) return reply.code(304).send();
+    return reply.send(element);
+  });
 
   // Sitemaps and robots.txt (130 §9): one per site, not per edition; cached and tagged as pages.
   const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, ['month', 'list', 'day']);

@@ -241,6 +241,7 @@ export const da: Catalogue = {
   page_no_location: "Intet sted",
   page_show_on_map: "Vis på kort",
   page_full_calendar: "Se hele kalenderen",
+  embed_view_all: "Se alle begivenheder",
   page_rss: "RSS-feed",
   feed_description: "Kommende begivenheder fra {site}",
   // Sync (80)

@@ -249,6 +249,7 @@ export const en = {
   page_no_location: "No location",
   page_show_on_map: "Show on map",
   page_full_calendar: "View full calendar",
+  embed_view_all: "View all events",
   page_rss: "RSS feed",
   feed_description: "Upcoming events from {site}",
   // Sync (80)

@@ -241,6 +241,7 @@ export const es: Catalogue = {
   page_no_location: "Sin ubicación",
   page_show_on_map: "Ver en el mapa",
   page_full_calendar: "Ver el calendario completo",
+  embed_view_all: "Ver todos los eventos",
   page_rss: "Feed RSS",
   feed_description: "Próximos eventos de {site}",
   // Sync (80)

@@ -241,6 +241,7 @@ export const it: Catalogue = {
   page_no_location: "Nessun luogo",
   page_show_on_map: "Mostra sulla mappa",
   page_full_calendar: "Vedi il calendario completo",
+  embed_view_all: "Vedi tutti gli eventi",
   page_rss: "Feed RSS",
   feed_description: "Prossimi eventi da {site}",
   // Sync (80)
