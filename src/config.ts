@@ -1,5 +1,6 @@
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
-import { ADMIN_NAMESPACE, NAMESPACE } from './http/rest/urls.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
+import type { SessionLimits } from './storage/database.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
@@ -58,6 +59,8 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
+  postgresLimits: SessionLimits;
 }
 
 export interface WebhookSettings {
@@ -320,6 +323,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     distanceUnit: distanceUnit(env.CALENDAR_DISTANCE_UNIT),
     geofenceRadius: geofenceRadius(env.CALENDAR_GEOFENCE_RADIUS, distanceUnit(env.CALENDAR_DISTANCE_UNIT)),
+    postgresLimits: {
+      statementTimeoutMs: integer(env, 'CALENDAR_POSTGRES_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+      idleInTransactionTimeoutMs: integer(env, 'CALENDAR_POSTGRES_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 0, 86_400_000),
+    },
     webhooks: {
       allowInsecure: flag(env.CALENDAR_WEBHOOKS_ALLOW_INSECURE),
       max: integer(env, 'CALENDAR_WEBHOOKS_MAX', 50, 0, 10_000),

@@ -12,7 +12,7 @@ import { changeFanOut } from './services/webhooks/change-fan-out.ts';
 /** Process entry: configuration, database, first-start administrator, listen, graceful stop. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const storage = await openStorage(config.databaseUrl);
+  const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
   if (admin.generatedPassword) {
     process.stdout.write(

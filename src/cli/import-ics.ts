@@ -6,8 +6,8 @@ import { parseTimeZone } from '../domain/dates/time-zone.ts';
 import { RestError } from '../domain/errors.ts';
 import { IcalInputError, IcalTooLargeError } from '../domain/ical/ical-input.ts';
 import { translate } from '../i18n/catalog.ts';
-import { UrlBuilder } from '../http/rest/urls.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import { UrlBuilder } from '../render/urls.ts';
+import { renderContext } from '../render/context.ts';
 import { fetchIcal } from '../services/ical-fetch.ts';
 import { importIcal, type ImportOptions, type ImportReport } from '../services/ical-import-service.ts';
 import { UsersService } from '../services/users-service.ts';
@@ -108,13 +108,7 @@ export async function importIcsCommand(argv: string[]): Promise<number> {
       ? await fetchIcal(values.url, config.importUrlAllowlist, limits.maxBytes)
       : positionals[0] === '-' ? await readStdin() : await readFile(positionals[0]);
     const now = systemClock();
-    const ctx: RestContext = {
-      lang: 'en',
-      user,
-      urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'),
-      now,
-      t: (key, vars) => translate('en', key, vars),
-    };
+    const ctx = renderContext({ lang: 'en', user, urls: new UrlBuilder(config.publicUrl ?? 'http://localhost', config.basePath, 'en'), now });
     // Progress only on a terminal: a pipe or a file gets the report alone.
     const progress = process.stderr.isTTY
       ? (done: number, total: number) => process.stderr.write(`\rimporting ${done}/${total}${done === total ? '\n' : ''}`)

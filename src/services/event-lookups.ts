@@ -1,7 +1,7 @@
 import type { Storage } from '../storage/database.ts';
 import type { EventRow, Taxonomy } from '../storage/schema.ts';
 import type { EventsService } from './events-service.ts';
-import { ReadCache, type RequestScope } from './read-cache.ts';
+import { ReadCache, type RequestScope } from '../read/read-cache.ts';
 import { resolveTermFilter } from './terms-service.ts';
 
 /**

@@ -15,7 +15,7 @@ import { inferCurrency, parseCostInput } from '../domain/text/cost.ts';
 import { filterRichHtml } from '../domain/text/html-filter.ts';
 import { slugify } from '../domain/text/slug.ts';
 import type { User } from '../domain/users/user.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { EventsRepository, type EventListFilter } from '../storage/repositories/events-repository.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
@@ -133,7 +133,7 @@ function sendsLinks(fields: EventFields): boolean {
 
 /** One event create: the request it came in, who asks, and the validated fields. */
 export interface CreateRequest {
-  ctx: RestContext;
+  ctx: RenderContext;
   user: User;
   fields: EventFields;
 }
@@ -272,7 +272,7 @@ export class EventsService {
   }
 
   /** Creates an event; `describe` renders it inside the transaction, as update does. */
-  async create<T>(ctx: RestContext, user: User, fields: EventFields, describe: Describe<T>): Promise<T> {
+  async create<T>(ctx: RenderContext, user: User, fields: EventFields, describe: Describe<T>): Promise<T> {
     const [result] = await this.createMany([{ ctx, user, fields }], async (trx, _requests, [event]) => [await describe(trx, event)]);
     if (!result.ok) throw result.error;
     return result.value;
@@ -302,7 +302,7 @@ export class EventsService {
   }
 
   /** Create inside the caller's transaction (an import writes many events all-or-nothing). */
-  async createIn(trx: Kysely<Database>, ctx: RestContext, user: User, fields: EventFields): Promise<EventRow> {
+  async createIn(trx: Kysely<Database>, ctx: RenderContext, user: User, fields: EventFields): Promise<EventRow> {
     return (await this.createManyIn(trx, [{ ctx, user, fields }]))[0];
   }
 
@@ -427,7 +427,7 @@ export class EventsService {
    * the update is described to the caches, when it is.
    */
   async update<T>(
-    ctx: RestContext,
+    ctx: RenderContext,
     user: User,
     id: number,
     fields: EventFields,
@@ -446,7 +446,7 @@ export class EventsService {
   /** Update inside the caller's transaction, dispatched by scope (60 §6.1); returns the stored event. */
   async updateIn(
     trx: Kysely<Database>,
-    ctx: RestContext,
+    ctx: RenderContext,
     user: User,
     id: number,
     fields: EventFields,
@@ -477,7 +477,7 @@ export class EventsService {
   }
 
   /** The fields of one event row (10-events §7); returns the row as stored. */
-  private async applyUpdate(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, fields: EventFields): Promise<EventRow> {
+  private async applyUpdate(trx: Kysely<Database>, ctx: RenderContext, user: User, current: EventRow, fields: EventFields): Promise<EventRow> {
       const now = ctx.now;
       const nowUtc = formatWall(now);
       const changes: Partial<EventRow> = {};
@@ -574,7 +574,7 @@ export class EventsService {
   }
 
   /** 60 §6.1 `this`: the fields are stored on the occurrence alone and marked overridden. */
-  private async updateOccurrence(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, master: EventRow, fields: EventFields): Promise<void> {
+  private async updateOccurrence(trx: Kysely<Database>, ctx: RenderContext, user: User, current: EventRow, master: EventRow, fields: EventFields): Promise<void> {
     for (const name of ['recurrence', 'author', 'slug'] as const) {
       if (fields[name] !== undefined) throw invalidParam(name, { code: 'recurrence-scope-conflict', messageKey: 'recurrence-scope-conflict' }, { messageKey: 'recurrence-scope-conflict' });
     }
@@ -592,7 +592,7 @@ export class EventsService {
   }
 
   /** 60 §6.1 `all` (or any update of a master): the master, then its occurrences. */
-  private async updateSeries(trx: Kysely<Database>, ctx: RestContext, user: User, master: EventRow, fields: EventFields): Promise<void> {
+  private async updateSeries(trx: Kysely<Database>, ctx: RenderContext, user: User, master: EventRow, fields: EventFields): Promise<void> {
     const now = ctx.now;
     const updated = await this.applyUpdate(trx, ctx, user, master, { ...fields, recurrence: undefined, scope: undefined });
     if (fields.recurrence !== undefined && isRecurrenceRemoval(fields.recurrence)) {
@@ -619,7 +619,7 @@ export class EventsService {
    * 60 §6.1: recurrence added to a standalone event E — a new master M made from E, and E its
    * first occurrence (it keeps its id), the others created.
    */
-  private async convertToSeries(trx: Kysely<Database>, ctx: RestContext, user: User, current: EventRow, fields: EventFields): Promise<void> {
+  private async convertToSeries(trx: Kysely<Database>, ctx: RenderContext, user: User, current: EventRow, fields: EventFields): Promise<void> {
     const now = ctx.now;
     const event = await this.applyUpdate(trx, ctx, user, current, { ...fields, recurrence: undefined, scope: undefined });
     const spec = this.series.read(fields.recurrence, event.timezone, now);
@@ -663,7 +663,7 @@ export class EventsService {
    * `scope` says whether it goes alone, with the rest of its series, or with the whole series.
    * `describe` and `checks` as for update.
    */
-  async trash<T>(ctx: RestContext, id: number, scope: Scope | undefined, describe: Describe<T>, { precondition, authorize }: WriteChecks = {}): Promise<T> {
+  async trash<T>(ctx: RenderContext, id: number, scope: Scope | undefined, describe: Describe<T>, { precondition, authorize }: WriteChecks = {}): Promise<T> {
     return failingAs('could-not-delete-event', () => inTransaction(this.db, async (trx) => {
       const now = ctx.now;
       const { event: current, master } = await this.lockedMember(trx, id, now);
@@ -775,7 +775,7 @@ export class EventsService {
   }
 
   /** Replaces the organizers and terms of an updated event, for the fields the request sent. */
-  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RestContext, fields: EventFields): Promise<void> {
+  private async links(trx: Kysely<Database>, events: EventsRepository, id: number, user: User, ctx: RenderContext, fields: EventFields): Promise<void> {
     if (fields.organizer !== undefined) {
       await events.setOrganizers(id, await resolveEventOrganizers(trx, fields.organizer, user, ctx, this.siteZone));
     }

@@ -30,8 +30,9 @@ export async function pruneChanges(db: Kysely<Database>, retentionDays: number, 
   return inTransaction(db, async (trx) => {
     if (!(await tryJobLock(trx, PRUNE_LOCK))) return 0;
     if (isPostgres(trx)) {
+      // By the columns, not the text output columns of the same names ("9" would come after "10").
       const last = (await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from changes
-        where at < ${cutoff} and txid < pg_snapshot_xmin(pg_current_snapshot()) order by txid desc, seq desc limit 1`.execute(trx)).rows[0];
+        where at < ${cutoff} and txid < pg_snapshot_xmin(pg_current_snapshot()) order by changes.txid desc, changes.seq desc limit 1`.execute(trx)).rows[0];
       if (last === undefined) return 0;
       const deleted = await sql`delete from changes where (txid, seq) <= (${last.txid}::xid8, ${last.seq}::bigint)`.execute(trx);
       await trx.updateTable('feed_meta').set({ oldest_txid: last.txid, oldest_seq: last.seq }).where('id', '=', 1).execute();

@@ -11,7 +11,7 @@ import { SeriesService, type RecurrenceSettings } from './series-service.ts';
 import { ORGANIZER, VENUE } from '../domain/linked-posts/linked-post-type.ts';
 import type { Status } from '../domain/status.ts';
 import type { User } from '../domain/users/user.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
 import { IcalImportsRepository } from '../storage/repositories/ical-imports-repository.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
@@ -133,7 +133,7 @@ export function planImport(bytes: Uint8Array, limits: IcalLimits, siteZone: stri
  */
 export async function importIcal(
   deps: ImportDeps,
-  ctx: RestContext,
+  ctx: RenderContext,
   user: User,
   bytes: Uint8Array,
   options: ImportOptions,
@@ -213,7 +213,7 @@ class ImportWriter {
   constructor(
     private readonly trx: Kysely<Database>,
     private readonly deps: ImportDeps,
-    private readonly ctx: RestContext,
+    private readonly ctx: RenderContext,
     private readonly user: User,
     private readonly options: ImportOptions,
     private readonly items: readonly MappedItem[],

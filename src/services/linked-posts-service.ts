@@ -20,9 +20,7 @@ import { slugify } from '../domain/text/slug.ts';
 import { deriveStateProvince } from '../domain/text/stateprovince.ts';
 import { isTruthy } from '../domain/text/truthy.ts';
 import type { User } from '../domain/users/user.ts';
-import { serializeOrganizer } from '../http/serializers/organizer-serializer.ts';
-import { serializeVenue } from '../http/serializers/venue-serializer.ts';
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import { existingVenueAndOrganizerIds, LinkedPostsRepository, type LinkedListFilter, type LinkedRecord } from '../storage/repositories/linked-posts-repository.ts';
 import { MediaRepository } from '../storage/repositories/media-repository.ts';
 import { ObjectsRepository } from '../storage/repositories/objects-repository.ts';
@@ -30,7 +28,7 @@ import { findFreeSlug } from '../storage/repositories/slugs.ts';
 import { UsersRepository } from '../storage/repositories/users-repository.ts';
 import type { Database, MediaRow } from '../storage/schema.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
-import { readOf, type Read } from '../storage/reads-together.ts';
+import { imagesOf } from '../read/linked-post-models.ts';
 
 /** WordPress's post_name column length. */
 const SLUG_MAX_LENGTH = 200;
@@ -454,17 +452,10 @@ export async function listLinkedPosts(
   now: Date,
 ): Promise<{ records: LinkedRecord[]; total: number; images: Map<number, MediaRow>; distances?: Map<number, number> }> {
   const { records, total, distances } = await repository(db, type, now).list(filter, (page - 1) * perPage, perPage);
-  const images = await new MediaRepository(db).findByIds(imageIds(records));
+  const images = await imagesOf(db, records);
   return { records, total, images, distances };
 }
 
-export function imagesOf(db: Kysely<Database>, records: readonly LinkedRecord[]): Promise<Map<number, MediaRow>> {
-  return new MediaRepository(db).findByIds(imageIds(records));
-}
-
-function imageIds(records: readonly LinkedRecord[]): number[] {
-  return records.flatMap((record) => (record.image_id === null ? [] : [record.image_id]));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Venues and organizers given inline with an event (10-events §6.3)
@@ -636,7 +627,7 @@ export async function knownLinkedIds(db: Kysely<Database>, inputs: ReadonlyArray
  * creates a venue (or reuses its duplicate) in `trx`; bad input throws `rest_invalid_param`
  * (`venue`), a list or comma string `could-not-create-venue`.
  */
-export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string, known?: KnownLinkedIds): Promise<number | null> {
+export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, principal: User, ctx: RenderContext, siteZone: string, known?: KnownLinkedIds): Promise<number | null> {
   const form = venueForm(input);
   const verdict = await formVerdict(trx, VENUE, form, principal, ctx.now, transactionCheck(trx, VENUE, ctx.now, known?.venues));
   if (verdict !== true) throw invalidParam('venue', verdict);
@@ -648,7 +639,7 @@ export async function resolveEventVenue(trx: Kysely<Database>, input: unknown, p
  * duplicates. Bad input throws `rest_invalid_param` (`organizer`), a bare object or comma
  * string `could-not-create-organizer`.
  */
-export async function resolveEventOrganizers(trx: Kysely<Database>, input: unknown, principal: User, ctx: RestContext, siteZone: string, known?: KnownLinkedIds): Promise<number[]> {
+export async function resolveEventOrganizers(trx: Kysely<Database>, input: unknown, principal: User, ctx: RenderContext, siteZone: string, known?: KnownLinkedIds): Promise<number[]> {
   const env: WriteEnv = { principal, now: ctx.now, siteZone };
   const forms = organizerForms(input);
   // Every item is checked before anything is created.
@@ -662,55 +653,4 @@ export async function resolveEventOrganizers(trx: Kysely<Database>, input: unkno
     if (id !== null && !ids.includes(id)) ids.push(id);
   }
   return ids;
-}
-
-export interface EmbeddedLinkedPosts {
-  venue: Record<string, unknown> | [];
-  organizer: Record<string, unknown>[];
-}
-
-/**
- * The venue and organizers of each event as embedded objects (10-events §3.7): one read of both
- * for any number of events, and one query more for their images if they have any. Shown whatever
- * their own status, except trashed ones (20 §8.2); protected ones are always blanked; `json_ld`
- * only with options.jsonLd and when readable.
- */
-export function embeddedLinkedPostsRead(
-  db: Kysely<Database>,
-  events: ReadonlyArray<{ id: number; venue_id: number | null }>,
-  ctx: RestContext,
-  options: { jsonLd: boolean },
-): Read<Map<number, EmbeddedLinkedPosts>> {
-  const venueIds = [...new Set(events.flatMap((event) => (event.venue_id === null ? [] : [event.venue_id])))];
-  const eventIds = [...new Set(events.map((event) => event.id))];
-  const venueRecords = repository(db, VENUE, ctx.now);
-  const organizerRecords = repository(db, ORGANIZER, ctx.now);
-  const build = (values: readonly number[]) => {
-    const [venues, linkedFrom] = [values.slice(0, venueIds.length), values.slice(venueIds.length)];
-    return {
-      venues: venues.length === 0 ? undefined : venueRecords.byIdsQuery(venues),
-      organizers: linkedFrom.length === 0 ? undefined : organizerRecords.linkedToEventsQuery(linkedFrom),
-    };
-  };
-  // The values' count is part of the shape: with the venues' count, it says where the events' ids begin.
-  return readOf(`linked posts ${venueIds.length}`, [...venueIds, ...eventIds], build, async (rows) => {
-    const venues = venueRecords.recordsById(rows.venues);
-    const organizerLinks = organizerRecords.linkedRecords(rows.organizers);
-    const result = new Map<number, EmbeddedLinkedPosts>(events.map((event) => [event.id, { venue: [], organizer: [] }]));
-    const images = await imagesOf(db, [...venues.values(), ...organizerLinks.map((link) => link.record)]);
-    const embedOptions = (record: LinkedRecord) => ({
-      jsonLd: options.jsonLd && canReadRecord(ctx.user, ownership(record)),
-      locked: record.password !== '',
-      embedded: true,
-    });
-    const imageOf = (record: LinkedRecord) => (record.image_id === null ? undefined : images.get(record.image_id));
-    for (const event of events) {
-      const venue = event.venue_id === null ? undefined : venues.get(event.venue_id);
-      if (venue) result.get(event.id)!.venue = serializeVenue(venue, imageOf(venue), ctx, embedOptions(venue));
-    }
-    for (const { eventId, record } of organizerLinks) {
-      result.get(eventId)?.organizer.push(serializeOrganizer(record, imageOf(record), ctx, embedOptions(record)));
-    }
-    return result;
-  });
 }

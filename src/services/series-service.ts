@@ -5,7 +5,7 @@ import { expandRecurrence, hasSecondInstance, nominalEnd, type Expansion, type I
 import { RecurrenceError } from '../domain/recurrence/recurrence-error.ts';
 import { MAX_DATES, readRecurrence, type RecurrenceSpec } from '../domain/recurrence/recurrence-input.ts';
 import { untilInZone } from '../domain/recurrence/rule.ts';
-import { loadRecurrence, storeRecurrence, type SeriesRecurrence } from '../domain/recurrence/series.ts';
+import { loadRecurrence, storeRecurrence } from '../domain/recurrence/series.ts';
 import type { Database, EventRow } from '../storage/schema.ts';
 import { SeriesRepository, type OccurrenceState } from '../storage/repositories/series-repository.ts';
 
@@ -67,20 +67,6 @@ export function storedOverrides(names: Iterable<string>): string | null {
 }
 
 const pinned = (row: { overridden: string | null }) => overridesOf(row).some((name) => TIME_FIELDS.includes(name));
-
-/** The recurrence of a stored master, in the shape other features serialise (see SeriesRecurrence). */
-export function seriesRecurrence(master: EventRow): SeriesRecurrence {
-  const spec = loadRecurrence(master);
-  return {
-    zone: master.timezone,
-    allDay: master.all_day === 1,
-    dtstart: master.start_local,
-    dtend: master.end_local,
-    rrule: master.recurrence_rrule ?? '',
-    rdate: spec.rdate,
-    exdate: spec.exdate,
-  };
-}
 
 /** A wall clock moved by the difference between two others (edits of an occurrence applied to its series). */
 export function shiftWall(wall: string, from: string, to: string): string {

@@ -6,12 +6,10 @@ import { REASONS } from '../domain/reasons.ts';
 import { escapeSpecialChars } from '../domain/text/entities.ts';
 import { filterRichHtml, sanitizeTermName } from '../domain/text/html-filter.ts';
 import { slugify, uniqueSlugCandidates } from '../domain/text/slug.ts';
-import type { RestContext } from '../http/rest/context.ts';
-import { isHierarchical, serializeEmbeddedTerm } from '../http/serializers/term-serializer.ts';
+import { isHierarchical } from '../render/json/term-serializer.ts';
 import type { Database, Taxonomy } from '../storage/schema.ts';
-import { eventTermLinks, TermsRepository, type CountedTerm, type KeyedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
+import { TermsRepository, type CountedTerm, type KeyedTerm, type Term, type TermListFilter, type TermSortKey } from '../storage/repositories/terms-repository.ts';
 import { lockUntilCommit } from '../storage/locks.ts';
-import { readOf, type Read } from '../storage/reads-together.ts';
 
 /** A term ready for the term serializer: its row with count, and its ancestors' slugs (root first). */
 export interface TermView {
@@ -158,36 +156,6 @@ export async function resolveEventTerms(trx: Kysely<Database>, inputs: ReadonlyA
     resolved.push(ids);
   }
   return resolved;
-}
-
-/**
- * The `categories` and `tags` of many events in the embedded shape (10-events §3.6), each list
- * sorted by name (case-insensitive): one query however many events.
- */
-export function embeddedTermsRead(
-  db: Kysely<Database>,
-  eventIds: readonly number[],
-  ctx: RestContext,
-): Read<Map<number, { categories: Record<string, unknown>[]; tags: Record<string, unknown>[] }>> {
-  const terms = new TermsRepository(db);
-  const values: [string, ...number[]] = [utc(ctx.now), ...new Set(eventIds)];
-  const build = ([nowUtc, ...ids]: typeof values) => ({ links: ids.length === 0 ? undefined : terms.termsOfEventsQuery(ids, nowUtc) });
-  return readOf('event terms', values, build, (rows) => {
-    const result = new Map(eventIds.map((id) => [id, { categories: [] as CountedTerm[], tags: [] as CountedTerm[] }]));
-    for (const { eventId, term } of eventTermLinks(rows.links)) {
-      const lists = result.get(eventId);
-      if (!lists) continue;
-      (term.taxonomy === 'tribe_events_cat' ? lists.categories : lists.tags).push(term);
-    }
-    const embed = (list: CountedTerm[]) => list.sort(byName).map((term) => serializeEmbeddedTerm(term, ctx.urls));
-    return new Map([...result].map(([id, lists]) => [id, { categories: embed(lists.categories), tags: embed(lists.tags) }]));
-  });
-}
-
-function byName(a: Term, b: Term): number {
-  const left = a.name.toLowerCase();
-  const right = b.name.toLowerCase();
-  return left < right ? -1 : left > right ? 1 : a.id - b.id;
 }
 
 // --- the categories and tags routes ---

@@ -22,6 +22,19 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/**
+ * Limits on each PostgreSQL session of the pool that serves the service (docs/postgres-limits.md),
+ * in milliseconds, 0 = none: a statement that runs away, or a transaction left open, would hold
+ * back the change feed's horizon and every webhook start position for as long as it lasts.
+ */
+export interface SessionLimits {
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+/** Operator commands (imports can hold one transaction for long) and the migrations. */
+export const NO_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0 };
+
 export class DatabaseUrlError extends Error {}
 
 interface ParsedUrl {
@@ -75,6 +88,8 @@ export function ensureMathFunctions(connection: BetterSqlite3.Database): void {
 
 interface Opened {
   db: Kysely<Database>;
+  /** The same database without session limits, for the migrations; closed when they are done. */
+  openUnlimited?(): Kysely<Database>;
   openEpochs(): Promise<CacheEpochs>;
 }
 
@@ -99,7 +114,7 @@ function openSqlite(path: string): Opened {
   return { db, openEpochs: async () => sqliteEpochs(connection) };
 }
 
-async function openPostgres(connectionString: string, schema: string | undefined): Promise<Opened> {
+async function openPostgres(connectionString: string, schema: string | undefined, limits: SessionLimits): Promise<Opened> {
   if (schema) {
     const setup = new pg.Client({ connectionString });
     await setup.connect();
@@ -116,22 +131,46 @@ async function openPostgres(connectionString: string, schema: string | undefined
   // each time (the terms of 15 new events, read in 0.1 ms) — creates slowed from 716/s to 357/s
   // over their first 20,000 events.
   const settings = ['-c max_parallel_workers_per_gather=0', '-c jit=off', ...(schema ? [`-c search_path="${schema}"`] : [])];
-  const pool = new pg.Pool({ connectionString, max: 10, options: settings.join(' ') });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const limited = (sessionLimits: SessionLimits, max: number) => {
+    const options = [
+      ...settings,
+      `-c statement_timeout=${sessionLimits.statementTimeoutMs}`,
+      `-c idle_in_transaction_session_timeout=${sessionLimits.idleInTransactionTimeoutMs}`,
+    ].join(' ');
+    const pool = new pg.Pool({ connectionString, max, options });
+    // A client that loses its server must not crash the process: idle in the pool (the next query
+    // reconnects) or checked out, as when a limit ends its session (its pending query fails instead).
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+    return pool;
+  };
+  const pool = limited(limits, 10);
   prepareRepeatedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PortablePostgresDialect({ pool }) });
-  return { db, openEpochs: () => postgresEpochs({ connectionString, schema }) };
+  return {
+    db,
+    openUnlimited: () => new Kysely<Database>({ dialect: new PortablePostgresDialect({ pool: limited(NO_SESSION_LIMITS, 1) }) }),
+    openEpochs: () => postgresEpochs({ connectionString, schema }),
+  };
 }
 
-/** Opens the database named by DATABASE_URL and brings its schema up to date. */
-export async function openStorage(url: string): Promise<Storage> {
+/**
+ * Opens the database named by DATABASE_URL and brings its schema up to date. `limits` bind the
+ * PostgreSQL sessions that serve requests and jobs; migrations run on a session of their own
+ * without them, since rewriting a large table may take longer than any request should.
+ */
+export async function openStorage(url: string, limits: SessionLimits = NO_SESSION_LIMITS): Promise<Storage> {
   const parsed = parseDatabaseUrl(url);
-  const opened = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema);
+  const opened = parsed.dialect === 'sqlite' ? openSqlite(parsed.path!) : await openPostgres(parsed.connectionString!, parsed.schema, limits);
   const db = opened.db;
   let epochs: CacheEpochs;
   try {
-    await migrate(db, parsed.dialect, parsed.schema);
+    const migrating = opened.openUnlimited?.() ?? db;
+    try {
+      await migrate(migrating, parsed.dialect, parsed.schema);
+    } finally {
+      if (migrating !== db) await migrating.destroy();
+    }
     epochs = await opened.openEpochs();
   } catch (error) {
     await db.destroy();

@@ -1,4 +1,4 @@
-import { renderEventObjects, type EventModel } from '../http/serializers/event-serializer.ts';
+import { renderEventObjects, type EventModel } from '../render/json/event-serializer.ts';
 import type { EventView, PageEnv } from './model.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { RestContext } from '../http/rest/context.ts';
+import type { RenderContext } from '../render/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
 import type { PageAssets } from './page-assets.ts';
@@ -100,7 +100,7 @@ export interface PageEnv {
   /** Absolute public origin for webcal links, null on a loopback origin (§7.3). */
   publicSite: string | null;
   /** The visitor's request context: what the JSON renderer needs (addresses, language). */
-  context: RestContext;
+  context: RenderContext;
   /** The stylesheets, script and logo every page links to. */
   assets: PageAssets;
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */

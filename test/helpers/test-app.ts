@@ -73,7 +73,7 @@ export const NS = '/calendar/events/v1';
 export async function startTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.sharing === undefined ? await freshDatabase(dialect) : { url: options.sharing.databaseUrl, dispose: async () => {} };
   const config = loadConfig({ DATABASE_URL: database.url, CALENDAR_PUBLIC_URL: 'http://calendar.test', LOG_LEVEL: 'silent', ...options.env });
-  const opened = await openStorage(config.databaseUrl);
+  const opened = await openStorage(config.databaseUrl, config.postgresLimits);
   let queries = 0;
   const storage: Storage = {
     ...opened,

@@ -1,5 +1,5 @@
 import { adminNamespace } from '../../src/http/routes/admin-users.ts';
-import { ADMIN_NAMESPACE } from '../../src/http/rest/urls.ts';
+import { ADMIN_NAMESPACE } from '../../src/render/urls.ts';
 import { UsersService } from '../../src/services/users-service.ts';
 import { webhookRoutes } from '../../src/http/routes/admin-webhooks.ts';
 import { changeHead } from '../../src/services/webhooks/change-fan-out.ts';

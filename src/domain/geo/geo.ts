@@ -66,12 +66,16 @@ export function isLongitude(value: number): boolean {
   return value >= -180 && value <= 180;
 }
 
-/** Haversine distance in km; the clamp keeps asin defined when rounding lifts its argument above 1. */
-export function haversineKm(a: LatLng, b: LatLng): number {
-  const sinLat = Math.sin(((b.lat - a.lat) * RAD) / 2);
-  const sinLng = Math.sin(((b.lng - a.lng) * RAD) / 2);
-  const h = sinLat * sinLat + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * sinLng * sinLng;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(Math.min(1, h)));
+/**
+ * The longitude a distance is computed from: one value per place, so that the ways of writing a
+ * place (180 and −180; any longitude at a pole) give bit-identical distances, which then tie and
+ * leave the order to start, publication date and id (70 §3.2). Normalising the input, rather than
+ * rounding the distance, keeps distinct places apart however close and has no rounding edge
+ * where two equal distances could still fall on either side. The search's SQL writes it again.
+ */
+export function distanceLongitude(place: LatLng): number {
+  if (place.lat === 90 || place.lat === -90) return 0;
+  return place.lng === -180 ? 180 : place.lng;
 }
 
 /** Inclusive longitude interval, -180 ≤ from ≤ to ≤ 180. */

@@ -25,6 +25,23 @@ export interface StoredRecurrence {
   recurrence_exdate: string | null;
 }
 
+/** The columns of a stored series master that make its recurrence. */
+export type StoredMaster = StoredRecurrence & { timezone: string; all_day: number; start_local: string; end_local: string };
+
+/** The recurrence of a stored master, in the shape other features serialise (see SeriesRecurrence). */
+export function seriesRecurrence(master: StoredMaster): SeriesRecurrence {
+  const spec = loadRecurrence(master);
+  return {
+    zone: master.timezone,
+    allDay: master.all_day === 1,
+    dtstart: master.start_local,
+    dtend: master.end_local,
+    rrule: master.recurrence_rrule ?? '',
+    rdate: spec.rdate,
+    exdate: spec.exdate,
+  };
+}
+
 export function storeRecurrence(spec: RecurrenceSpec, zone: string): StoredRecurrence {
   return {
     recurrence_rrule: spec.rule === null ? '' : formatRule(spec.rule, zone),

@@ -1,4 +1,4 @@
-import type { ArgSpec } from '../rest/arg-spec.ts';
+import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { Describe } from './describe.ts';
 
 type Location = 'path' | 'query' | 'body';

@@ -11,7 +11,8 @@ import { TermsRepository } from '../../storage/repositories/terms-repository.ts'
 import { addDays } from '../../web/dates.ts';
 import type { ArchiveRef } from '../../web/links.ts';
 import type { RestContext } from '../rest/context.ts';
-import { loadEventModels, type EventModel } from '../serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
+import { loadEventModels } from '../../read/event-models.ts';
 
 /** The §3.2/§3.3 filters of a view: everything but the date window. */
 export interface ViewFilters {

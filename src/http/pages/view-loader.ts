@@ -3,7 +3,7 @@ import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, 
 import { editionPath, query, type ArchiveRef, type ViewState } from '../../web/links.ts';
 import { feedTitle } from '../../web/feeds/rss.ts';
 import type { PageEnv } from '../../web/model.ts';
-import type { EventModel } from '../serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
 import type { RestContext } from '../rest/context.ts';
 import type { PageData, ResolvedTerm, ViewFilters } from './page-data.ts';

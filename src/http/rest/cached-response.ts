@@ -1,9 +1,9 @@
-import { ReadCache } from '../../services/read-cache.ts';
+import { ReadCache } from '../../read/read-cache.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { RestContext } from './context.ts';
 import type { RestResponse } from './endpoint.ts';
 import { JsonText } from './send.ts';
-import type { Params } from './validate-args.ts';
+import type { Params } from '../../args/validate-args.ts';
 
 /** A response with its body as JSON text (a page past the end is refused the same way until a write). */
 type Answer = RestResponse & { body: JsonText };

@@ -1,22 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { translate, type Language, type MessageKey, type MessageVars } from '../../i18n/catalog.ts';
-import type { User } from '../../domain/users/user.ts';
-import { UrlBuilder } from './urls.ts';
+import { renderContext, type RenderContext } from '../../render/context.ts';
+import { UrlBuilder } from '../../render/urls.ts';
 import type { Precondition } from '../../domain/sync/preconditions.ts';
 
-/** What a handler knows about the request it serves, independent of HTTP details. */
-export interface RestContext {
-  readonly lang: Language;
-  /** null = visitor. */
-  readonly user: User | null;
-  readonly urls: UrlBuilder;
-  /** The request's instant (from the injectable clock): every rule of one request sees the same now. */
-  readonly now: Date;
+/** What a handler knows about the request it serves: the render context and the write's request details. */
+export interface RestContext extends RenderContext {
   /** 80 §1.3: the request's If-Match header and whether writes must send one. */
   readonly precondition?: Precondition;
   /** The connection the request came on: coalesced writes wait for the clients they answered. */
   readonly client?: object;
-  t(key: MessageKey, vars?: MessageVars): string;
 }
 
 export interface ContextOptions {
@@ -32,12 +24,8 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
   const origin = options.publicUrl ?? `${request.protocol}://${request.host}`;
   const lang = request.lang;
   return {
-    lang,
-    user: request.user,
-    urls: new UrlBuilder(origin, options.basePath, lang, options.namespace),
-    now: options.now,
+    ...renderContext({ lang, user: request.user, urls: new UrlBuilder(origin, options.basePath, lang, options.namespace), now: options.now }),
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     client: request.raw.socket,
-    t: (key, vars) => translate(lang, key, vars),
   };
 }

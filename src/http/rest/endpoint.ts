@@ -1,6 +1,6 @@
-import type { ArgSpecs } from './arg-spec.ts';
+import type { ArgSpecs } from '../../args/arg-spec.ts';
 import type { RestContext } from './context.ts';
-import type { Params } from './validate-args.ts';
+import type { Params } from '../../args/validate-args.ts';
 import type { RecordTag } from '../../domain/sync/preconditions.ts';
 import type { Survives } from '../replay/answer-replay.ts';
 

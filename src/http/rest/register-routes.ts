@@ -4,11 +4,11 @@ import { forbidden } from '../../domain/errors.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
 import { createContext, type RestContext } from './context.ts';
 import { fastifyPath, type Endpoint, type NamespaceDef, type RouteDef } from './endpoint.ts';
-import { adoptObservedEpoch } from '../../services/read-cache.ts';
+import { adoptObservedEpoch } from '../../read/read-cache.ts';
 import { epochObservedBefore, markReplayable } from '../replay/answer-replay.ts';
 import { renderRoute } from './route-index.ts';
 import { sendJson } from './send.ts';
-import { validateArgs } from './validate-args.ts';
+import { validateArgs } from '../../args/validate-args.ts';
 
 export interface RegisterOptions {
   basePath: string;

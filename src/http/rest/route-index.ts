@@ -1,5 +1,5 @@
 import { translateDescription } from '../../i18n/descriptions/index.ts';
-import type { ArgSpec } from './arg-spec.ts';
+import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { RestContext } from './context.ts';
 import type { NamespaceDef, RouteDef } from './endpoint.ts';
 

@@ -2,9 +2,9 @@ import { can, ROLES } from '../../domain/auth/capabilities.ts';
 import { RestError } from '../../domain/errors.ts';
 import type { User } from '../../domain/users/user.ts';
 import type { UsersService } from '../../services/users-service.ts';
-import type { ArgSpec } from '../rest/arg-spec.ts';
+import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { NamespaceDef, RouteDef } from '../rest/endpoint.ts';
-import { ADMIN_NAMESPACE } from '../rest/urls.ts';
+import { ADMIN_NAMESPACE } from '../../render/urls.ts';
 
 function userBody(user: User): Record<string, unknown> {
   return { id: user.id, login: user.login, role: user.role, email: user.email };

@@ -7,10 +7,10 @@ import type { User } from '../../domain/users/user.ts';
 import type { WebhookMessageStatus } from '../../storage/schema.ts';
 import { receiverUrlReason } from '../../services/webhooks/receiver-check.ts';
 import type { WebhookInput, WebhooksService } from '../../services/webhooks/webhooks-service.ts';
-import type { ArgSpec, ArgSpecs, Validator } from '../rest/arg-spec.ts';
-import { parseList } from '../rest/coerce.ts';
+import type { ArgSpec, ArgSpecs, Validator } from '../../args/arg-spec.ts';
+import { parseList } from '../../args/coerce.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
-import type { Params } from '../rest/validate-args.ts';
+import type { Params } from '../../args/validate-args.ts';
 
 const MESSAGE_STATUSES: WebhookMessageStatus[] = ['pending', 'delivering', 'succeeded', 'failed', 'cancelled'];
 const MAX_PER_PAGE = 100;

@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
 import type { RestContext } from '../rest/context.ts';
-import { isPositiveInteger, rule } from '../rest/validators.ts';
+import { isPositiveInteger, rule } from '../../args/validators.ts';
 import type { AppDeps } from './index.ts';
 
 const KINDS: readonly ChangeKind[] = ['event', 'venue', 'organizer', 'category', 'tag'];

@@ -9,7 +9,7 @@ import { escapeSpecialChars } from '../../domain/text/entities.ts';
 import { EDITION_PREFIXES, LANGUAGES, type Language } from '../../i18n/catalog.ts';
 import { translateDescription } from '../../i18n/descriptions/index.ts';
 import { INFO_TITLE } from '../openapi/document.ts';
-import { NAMESPACE } from '../rest/urls.ts';
+import { NAMESPACE } from '../../render/urls.ts';
 
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const OWN_ASSETS_DIR = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'src/http/openapi/ui');

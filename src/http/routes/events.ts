@@ -7,12 +7,13 @@ import { eventOwnership, EventsService, eventTag, type Scope } from '../../servi
 import type { RecordTag } from '../../domain/sync/preconditions.ts';
 import type { Kysely } from 'kysely';
 import type { Database, EventRow } from '../../storage/schema.ts';
-import type { ArgSpecs } from '../rest/arg-spec.ts';
+import type { ArgSpecs } from '../../args/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
-import type { Params } from '../rest/validate-args.ts';
-import { serializeEvent, type EventParts } from '../serializers/event-serializer.ts';
-import { nonEmptyStringRule } from '../rest/validators.ts';
+import type { Params } from '../../args/validate-args.ts';
+import type { EventParts } from '../../render/json/event-serializer.ts';
+import { serializeEvent } from '../../read/event-models.ts';
+import { nonEmptyStringRule } from '../../args/validators.ts';
 import {
   contextArg,
   eventFields,
@@ -23,12 +24,12 @@ import {
   scopeArg,
   slugPathArg,
   writeArgs,
-} from './events/event-args.ts';
+} from '../../services/event-args.ts';
 import { listEndpoint, listPages } from './events/event-list.ts';
 import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
-import { ReadCache, type CacheView } from '../../services/read-cache.ts';
+import { ReadCache, type CacheView } from '../../read/read-cache.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';

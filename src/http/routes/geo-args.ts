@@ -1,9 +1,9 @@
 import { InvalidParamsError } from '../../domain/errors.ts';
 import { readGeoSearch, type GeoDefaults, type GeoSearch } from '../../domain/geo/geo-input.ts';
 import { distanceValue } from '../../domain/geo/geo.ts';
-import type { ArgSpec, ArgSpecs } from '../rest/arg-spec.ts';
-import { coerceBoolean } from '../rest/coerce.ts';
-import type { Params } from '../rest/validate-args.ts';
+import type { ArgSpec, ArgSpecs } from '../../args/arg-spec.ts';
+import { coerceBoolean } from '../../args/coerce.ts';
+import type { Params } from '../../args/validate-args.ts';
 import { LINKED_ORDER_DESCRIPTION, rawLinkPairs } from './list-args.ts';
 
 /** The location search as the raw request gives it (validators see raw values only). */

@@ -13,7 +13,7 @@ import type { Storage } from '../../storage/database.ts';
 import { parseQueryString } from '../plugins/body-parsers.ts';
 import { createContext } from '../rest/context.ts';
 import { sendJson } from '../rest/send.ts';
-import { ADMIN_NAMESPACE } from '../rest/urls.ts';
+import { ADMIN_NAMESPACE } from '../../render/urls.ts';
 
 export interface ImportRouteDeps {
   config: Config;

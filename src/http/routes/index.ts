@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { UsersService } from '../../services/users-service.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { NamespaceDef } from '../rest/endpoint.ts';
-import { NAMESPACE } from '../rest/urls.ts';
+import { NAMESPACE } from '../../render/urls.ts';
 import { changesRoute } from './changes.ts';
 import { docRoute } from './doc.ts';
 import { eventRoutes } from './events.ts';

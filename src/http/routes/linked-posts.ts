@@ -10,22 +10,23 @@ import { venueSearchPieces } from '../../domain/text/search.ts';
 import { normalizeSlugLookup } from '../../domain/text/slug.ts';
 import { isTruthy } from '../../domain/text/truthy.ts';
 import {
-  createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf, imagesOf,
+  createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf,
   linkedFieldRules, listLinkedPosts, readLinkedPostInput, trashLinkedPost, updateLinkedPost, type WriteEnv,
 } from '../../services/linked-posts-service.ts';
+import { imagesOf } from '../../read/linked-post-models.ts';
 import type { LinkedListFilter, LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { Database, MediaRow } from '../../storage/schema.ts';
-import type { ArgSpecs } from '../rest/arg-spec.ts';
+import type { ArgSpecs } from '../../args/arg-spec.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { Endpoint, RestResponse, RouteDef } from '../rest/endpoint.ts';
 import { requestKey, ResponseCache } from '../rest/cached-response.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
-import type { Params } from '../rest/validate-args.ts';
-import { serializeOrganizer } from '../serializers/organizer-serializer.ts';
-import type { LinkedSerializeOptions } from '../serializers/linked-post-serializer.ts';
-import { serializeVenue } from '../serializers/venue-serializer.ts';
+import type { Params } from '../../args/validate-args.ts';
+import { serializeOrganizer } from '../../render/json/organizer-serializer.ts';
+import type { LinkedSerializeOptions } from '../../render/json/linked-post-serializer.ts';
+import { serializeVenue } from '../../render/json/venue-serializer.ts';
 import type { AppDeps } from './index.ts';
-import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../rest/validators.ts';
+import { isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../../args/validators.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from './geo-args.ts';
 import { modifiedArgs, modifiedBoundsOf, organizerSortArgs, rawLinkPairs, SYNC_LINK_PARAMS } from './list-args.ts';
 import { hasModifiedBound, readModifiedBounds } from '../../domain/sync/modified-bounds.ts';

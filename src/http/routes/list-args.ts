@@ -1,9 +1,9 @@
 import { InvalidParamsError } from '../../domain/errors.ts';
 import { REASONS } from '../../domain/reasons.ts';
 import { MODIFIED_PARAMS, readModifiedBounds, type ModifiedBounds } from '../../domain/sync/modified-bounds.ts';
-import type { ArgSpecs } from '../rest/arg-spec.ts';
-import { dateRule } from '../rest/validators.ts';
-import type { Params } from '../rest/validate-args.ts';
+import type { ArgSpecs } from '../../args/arg-spec.ts';
+import { dateRule } from '../../args/validators.ts';
+import type { Params } from '../../args/validate-args.ts';
 
 /**
  * `modified_after` / `modified_before` of the event, venue and organizer lists (80 §2). Events

@@ -60,6 +60,7 @@ export const da: Readonly<Record<string, string>> = {
   'The venue: an ID, an object with an ID, or the data of a new venue.': 'Spillestedet: et ID, et objekt med et ID eller data for et nyt spillested.',
   'The organizers: a list of IDs, objects with an ID, or the data of new organizers.': "Arrangørerne: en liste af ID'er, objekter med et ID eller data for nye arrangører.",
   'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.': 'Et spillested givet som en liste med ét accepteres som det spillested; en liste med flere afvises, da en begivenhed har ét spillested.',
+  'An empty text or null is accepted as no description, as a published client sends it for events without one.': 'En tom tekst eller null accepteres som ingen beskrivelse, sådan som en udgivet klient sender den for begivenheder uden en.',
   'One organizer object (or ID) is accepted as a list of one.': 'Ét arrangørobjekt (eller ID) accepteres som en liste med ét.',
   'Protects the event with this password; empty removes it.': 'Beskytter begivenheden med denne adgangskode; tom fjerner den.',
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "Af hver gentagen serie kun den tidligste forekomst, der opfylder de øvrige filtre.",

@@ -60,6 +60,7 @@ export const es: Readonly<Record<string, string>> = {
   'The venue: an ID, an object with an ID, or the data of a new venue.': 'El lugar: un ID, un objeto con un ID o los datos de un lugar nuevo.',
   'The organizers: a list of IDs, objects with an ID, or the data of new organizers.': 'Los organizadores: una lista de ID, objetos con un ID o los datos de organizadores nuevos.',
   'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.': 'Una lista de un solo lugar se acepta como ese lugar; una lista de varios se rechaza, porque un evento tiene un solo lugar.',
+  'An empty text or null is accepted as no description, as a published client sends it for events without one.': 'Un texto vacío o null se acepta como sin descripción, tal como lo envía un cliente publicado para los eventos que no la tienen.',
   'One organizer object (or ID) is accepted as a list of one.': 'Un solo objeto de organizador (o ID) se acepta como una lista de uno.',
   'Protects the event with this password; empty removes it.': 'Protege el evento con esta contraseña; vacía la elimina.',
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "De cada serie recurrente, solo la primera ocurrencia que cumple los demás filtros.",

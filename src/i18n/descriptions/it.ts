@@ -60,6 +60,7 @@ export const it: Readonly<Record<string, string>> = {
   'The venue: an ID, an object with an ID, or the data of a new venue.': 'Il luogo: un ID, un oggetto con un ID o i dati di un nuovo luogo.',
   'The organizers: a list of IDs, objects with an ID, or the data of new organizers.': 'Gli organizzatori: un elenco di ID, oggetti con un ID o i dati di nuovi organizzatori.',
   'A list of one venue is accepted as that venue; a list of several is refused, since an event has one venue.': 'Una lista di un solo luogo è accettata come quel luogo; una lista di più luoghi è rifiutata, perché un evento ha un solo luogo.',
+  'An empty text or null is accepted as no description, as a published client sends it for events without one.': 'Un testo vuoto o null è accettato come nessuna descrizione, come lo invia un client pubblicato per gli eventi che non ne hanno.',
   'One organizer object (or ID) is accepted as a list of one.': 'Un solo oggetto organizzatore (o ID) è accettato come lista di uno.',
   'Protects the event with this password; empty removes it.': "Protegge l'evento con questa password; vuota la rimuove.",
   "Of each recurring series, only the earliest occurrence that passes the other filters.": "Di ogni serie ricorrente, solo la prima occorrenza che soddisfa gli altri filtri.",

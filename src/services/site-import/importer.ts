@@ -5,10 +5,10 @@ import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts
 import type { User } from '../../domain/users/user.ts';
 // The import writes through the API's own argument rules, so that a copied record is judged
 // exactly as the same record sent to the API would be (no second copy of the rules).
-import { eventFields, writeArgs } from '../../http/routes/events/event-args.ts';
-import type { RestContext } from '../../http/rest/context.ts';
-import { UrlBuilder } from '../../http/rest/urls.ts';
-import { validateArgs } from '../../http/rest/validate-args.ts';
+import { eventFields, writeArgs } from '../event-args.ts';
+import { renderContext, type RenderContext } from '../../render/context.ts';
+import { UrlBuilder } from '../../render/urls.ts';
+import { validateArgs } from '../../args/validate-args.ts';
 import { translate } from '../../i18n/catalog.ts';
 import { ImportRecordsRepository } from '../../storage/repositories/import-records-repository.ts';
 import type { Database, ImportKind, ImportRecordRow, Taxonomy } from '../../storage/schema.ts';
@@ -122,10 +122,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
   const live: Record<ImportKind, Map<number, number>> = { category: new Map(), tag: new Map(), venue: new Map(), organizer: new Map(), event: new Map() };
   const ids = (kind: ImportKind, id: number) => live[kind].get(id);
 
-  const context = (): RestContext => {
-    const now = clock();
-    return { lang: 'en', user, urls: new UrlBuilder('http://localhost', '', 'en'), now, t: (key, vars) => translate('en', key, vars) };
-  };
+  const context = (): RenderContext => renderContext({ lang: 'en', user, urls: new UrlBuilder('http://localhost', '', 'en'), now: clock() });
 
   for (const { kind, collection, query, statusAny } of KINDS) {
     if (report.interrupted) break;

@@ -2,7 +2,7 @@ import { encodeCursor } from '../../domain/sync/cursor.ts';
 import { matchesTypes } from '../../domain/webhooks/subscription-rules.ts';
 import { messageId } from '../../domain/webhooks/signing.ts';
 import type { Config } from '../../config.ts';
-import { UrlBuilder } from '../../http/rest/urls.ts';
+import { UrlBuilder } from '../../render/urls.ts';
 import type { Storage } from '../../storage/database.ts';
 import { headPosition, listChangesAfter, readFeedMeta, type ChangeEntry, type FeedPosition } from '../../storage/repositories/changes-repository.ts';
 import { WebhooksRepository, type NewMessage } from '../../storage/repositories/webhooks-repository.ts';

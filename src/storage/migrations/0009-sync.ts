@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { SQLITE_NUMBER_TRANSACTION } from '../transaction-numbers.ts';
 
 /** The record tables, their change kind, and the columns whose change is a write of the record. */
 const POST_TABLES = [
@@ -146,13 +147,6 @@ async function postgresTriggers(db: Kysely<any>): Promise<void> {
     await sql.raw(`create trigger ${table}_change after insert or update or delete on ${table} for each row execute function record_change(${kind})`).execute(db);
   }
 }
-
-/**
- * SQLite has no transaction id: the first entry of a write transaction takes the next number
- * (inTransaction clears it at the end), so a transaction that writes nothing writes no number
- * either and leaves the cache epoch alone.
- */
-export const SQLITE_NUMBER_TRANSACTION = 'update feed_tx set next = next + 1, tx = next + 1 where id = 1 and tx is null';
 
 /** The instant an entry is written, as each dialect spells it. */
 const SQLITE_NOW = `strftime('%Y-%m-%d %H:%M:%S', 'now')`;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { ChangeKind, ChangeOp, ChangeRow, Database } from '../schema.ts';
-import { SQLITE_NUMBER_TRANSACTION } from '../migrations/0009-sync.ts';
+import { SQLITE_NUMBER_TRANSACTION } from '../transaction-numbers.ts';
 import { isPostgres } from '../sql-helpers.ts';
 
 /**
@@ -123,8 +123,9 @@ async function head(trx: Kysely<Database>, postgres: boolean, horizon: string | 
     const row = await trx.selectFrom('changes').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
     return { txid: '0', seq: String(row?.seq ?? 0) };
   }
+  // By the columns: the bare names would order by the text output columns ("9" after "10").
   const row = await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from changes
-    where txid < ${horizon}::xid8 order by txid desc, seq desc limit 1`.execute(trx);
+    where txid < ${horizon}::xid8 order by changes.txid desc, changes.seq desc limit 1`.execute(trx);
   return row.rows[0] ?? FEED_START;
 }
 

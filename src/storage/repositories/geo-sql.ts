@@ -1,5 +1,5 @@
 import { sql, type AliasedRawBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { boundingBox, DISTANCE_EPSILON_KM, EARTH_RADIUS_KM, flushNegligible, type GeoFilter } from '../../domain/geo/geo.ts';
+import { boundingBox, distanceLongitude, DISTANCE_EPSILON_KM, EARTH_RADIUS_KM, flushNegligible, type GeoFilter } from '../../domain/geo/geo.ts';
 import { effectiveStatusIn } from './linked-posts-repository.ts';
 
 /** A venue a location search may find, with its distance from the centre (null without one). */
@@ -46,12 +46,14 @@ export function nearVenues(filter: GeoFilter, nowUtc: string): AliasedRawBuilder
     return sql<NearVenue>`(select v.id as venue_id, null as distance_km from venues v where ${eligible(nowUtc)})`.as('near');
   }
   const lat = double(centre.lat * RAD);
-  const lng = double(centre.lng * RAD);
+  const lng = double(distanceLongitude(centre) * RAD);
   const cosLat = double(Math.cos(centre.lat * RAD));
   const rad = double(RAD);
+  // distanceLongitude() in SQL: one longitude per place, so that one place is one distance.
+  const venueLng = sql`(case when v.geo_lat = 90 or v.geo_lat = -90 then 0 when v.geo_lng = -180 then 180 else v.geo_lng end)`;
   const haversine = sql`
     select v.id, (sin((v.geo_lat * ${rad} - ${lat}) / 2) * sin((v.geo_lat * ${rad} - ${lat}) / 2)
-      + ${cosLat} * cos(v.geo_lat * ${rad}) * sin((v.geo_lng * ${rad} - ${lng}) / 2) * sin((v.geo_lng * ${rad} - ${lng}) / 2)) as h
+      + ${cosLat} * cos(v.geo_lat * ${rad}) * sin((${venueLng} * ${rad} - ${lng}) / 2) * sin((${venueLng} * ${rad} - ${lng}) / 2)) as h
     from venues v where ${eligible(nowUtc)} and ${inBox({ ...filter, centre })}`;
   const distance = sql`select hv.id, ${double(2 * EARTH_RADIUS_KM)} * asin(sqrt(case when hv.h > 1 then 1 else hv.h end)) as distance_km from (${haversine}) hv`;
   return sql<NearVenue>`(select dv.id as venue_id, dv.distance_km from (${distance}) dv where dv.distance_km <= ${double(filter.radiusKm + DISTANCE_EPSILON_KM)})`.as('near');

@@ -1,7 +1,7 @@
 import { addressParts, linkedName } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, query } from '../links.ts';
-import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
 import type { LinkedView, PageEnv } from '../model.ts';
 import { ListNavigation, MonthGroupedEvents } from './list.tsx';

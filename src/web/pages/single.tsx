@@ -3,7 +3,7 @@ import { addDays, datePart, isoWithOffset, timeText } from '../dates.ts';
 import { addressParts, FeaturedLabel, linkedName, localHref, Schedule, TermLinks, venueOf } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, query } from '../links.ts';
-import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
 import type { EventView, LinkedView, PageEnv } from '../model.ts';
 

@@ -15,7 +15,7 @@ import {
 import { localHref } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
 import { editionPath, viewHref, type ViewState } from '../links.ts';
-import type { EventModel } from '../../http/serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';

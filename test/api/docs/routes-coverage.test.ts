@@ -4,7 +4,7 @@ import type { HTTPMethods } from 'fastify';
 import { argSchema } from '../../../src/http/openapi/parameters.ts';
 import { operationVerb } from '../../../src/http/openapi/paths.ts';
 import { openApiPath, pathVariables } from '../../../src/http/openapi/route-paths.ts';
-import type { ArgSpec } from '../../../src/http/rest/arg-spec.ts';
+import type { ArgSpec } from '../../../src/args/arg-spec.ts';
 import { fastifyPath, type NamespaceDef } from '../../../src/http/rest/endpoint.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../../src/i18n/catalog.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';

@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
     test('every invalid value of §6.1 is a rest_invalid_param naming the parameter', async () => {
       const cases: Array<[string, unknown]> = [
         ['title', ''], ['title', 42], ['start_date', 'not a date'], ['start_date', false], ['end_date', ''],
-        ['description', ''], ['excerpt', ''], ['slug', ''], ['author', ''], ['author', 999999],
+        ['description', 42], ['excerpt', ''], ['slug', ''], ['author', ''], ['author', 999999],
         ['status', 'bogus'], ['status', 'auto-draft'], ['status', 'any'], ['date', 1744478400], ['date', 'soon-ish'],
         ['date_utc', 'never'], ['timezone', 'Mars/Olympus'], ['timezone', 'UTC+15'], ['timezone', 'CEST'],
         ['all_day', 'maybe'], ['website', 'foo'], ['website', 'javascript:alert(1)'], ['show_map', 'x'],
@@ -256,6 +256,20 @@ for (const dialect of DIALECTS) {
         assert.equal((await t.request('GET', `${NS}/venues?per_page=50`, { as: 'editor' })).body.venues.length, venuesBefore, 'nothing written');
       }
       assert.deepEqual(invalidParams(await t.request('POST', EVENTS, { as: 'author', body: eventBody({ venue: created.id }) })), ['venue']);
+    });
+
+    test('extension: "description": "" and null create an event without a description (ESIPFed\'s create_events.py sends "")', async () => {
+      for (const none of ['', null]) {
+        const res = await t.request('POST', EVENTS, { as: 'author', body: eventBody({ description: none }) });
+        assert.equal(res.status, 201, `${JSON.stringify(none)}: ${res.text}`);
+        assert.equal(res.body.description, '');
+        const stored = await t.storage.db.selectFrom('events').select('description').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+        assert.equal(stored.description, '', JSON.stringify(none));
+      }
+      const notes = async (prefix: string) =>
+        (await t.request('GET', `${prefix}${NS}/doc`)).body.paths['/events'].post.requestBody.content['application/json'].schema.properties.description['x-calendar-extension-note'];
+      assert.match(await notes(''), /empty text or null is accepted as no description/);
+      assert.notEqual(await notes('/da'), await notes(''));
     });
 
     test('/doc notes what venue and organizer accept beyond the reference, in each edition', async () => {

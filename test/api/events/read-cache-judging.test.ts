@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ReadCache } from '../../../src/services/read-cache.ts';
+import { ReadCache } from '../../../src/read/read-cache.ts';
 import type { DescribedWrite } from '../../../src/storage/write-journal.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';

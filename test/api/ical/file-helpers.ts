@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import ICAL from 'ical.js';
+import type { TestApp } from '../../helpers/test-app.ts';
 
 /** Every VEVENT of a file, parsed by ical.js, with DTSTART/DTEND converted through the file's own VTIMEZONEs. */
 export function parseEvents(text: string): Array<{ uid: string; summary: string; start: string; end: string; allDay: boolean; vevent: ICAL.Component }> {
@@ -28,4 +29,10 @@ export function assertWellFormed(text: string): void {
   assert.ok(text.endsWith('END:VCALENDAR\r\n'));
   for (const line of text.split('\r\n')) assert.ok(Buffer.byteLength(line) <= 75, `line over 75 octets: ${line}`);
   assert.ok(!/[^\r]\n/.test(text), 'bare LF');
+}
+
+/** An event's record revision (80 §1.1), as stored: what its SEQUENCE must be (50 B.9). */
+export async function eventRevision(t: TestApp, id: number): Promise<number> {
+  const row = await t.storage.db.selectFrom('events').select('revision').where('id', '=', id).executeTakeFirstOrThrow();
+  return Number(row.revision);
 }

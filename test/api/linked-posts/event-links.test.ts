@@ -5,10 +5,11 @@ import { InvalidParamsError, RestError } from '../../../src/domain/errors.ts';
 import { REASONS } from '../../../src/domain/reasons.ts';
 import type { User } from '../../../src/domain/users/user.ts';
 import type { RestContext } from '../../../src/http/rest/context.ts';
-import { UrlBuilder } from '../../../src/http/rest/urls.ts';
+import { UrlBuilder } from '../../../src/render/urls.ts';
 import {
-  embeddedLinkedPostsRead, resolveEventOrganizers, resolveEventVenue, validateEventOrganizerInput, validateEventVenueInput,
+  resolveEventOrganizers, resolveEventVenue, validateEventOrganizerInput, validateEventVenueInput,
 } from '../../../src/services/linked-posts-service.ts';
+import { embeddedLinkedPostsRead } from '../../../src/read/linked-post-models.ts';
 import { read } from '../../../src/storage/reads-together.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';

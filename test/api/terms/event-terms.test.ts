@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { RestContext } from '../../../src/http/rest/context.ts';
-import { UrlBuilder } from '../../../src/http/rest/urls.ts';
+import { UrlBuilder } from '../../../src/render/urls.ts';
 import { translate } from '../../../src/i18n/catalog.ts';
-import { embeddedTermsRead, resolveEventTerms, resolveTermFilter } from '../../../src/services/terms-service.ts';
+import { embeddedTermsRead } from '../../../src/read/term-models.ts';
+import { resolveEventTerms, resolveTermFilter } from '../../../src/services/terms-service.ts';
 import { read } from '../../../src/storage/reads-together.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';

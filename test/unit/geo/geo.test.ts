@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { readGeoSearch } from '../../../src/domain/geo/geo-input.ts';
-import { boundingBox, flushNegligible, parseDecimal } from '../../../src/domain/geo/geo.ts';
+import { boundingBox, distanceLongitude, flushNegligible, parseDecimal } from '../../../src/domain/geo/geo.ts';
 
 describe('geo: configuration (70-geo §5)', () => {
   test('defaults: 25 miles; both variables read; invalid values stop the start', () => {
@@ -40,6 +40,13 @@ describe('geo: numbers and the bounding box', () => {
     for (const bad of ['1e3', '45,5', 'NaN', 'Infinity', '', ' 1', '0x10', Number.NaN, Number.POSITIVE_INFINITY, true, null]) {
       assert.equal(parseDecimal(bad), undefined, String(bad));
     }
+  });
+
+  test('one longitude per place for distances: −180 is 180, a pole is 0, anything else as given', () => {
+    assert.deepEqual(
+      [[10, -180], [10, 180], [90, 135], [-90, -180], [89.999, -180], [-33.5, 151.25], [0, -179.999]].map(([lat, lng]) => distanceLongitude({ lat, lng })),
+      [180, 180, 0, 0, 180, 151.25, -179.999],
+    );
   });
 
   test('coordinates nearer to 0 than 1e-100 are 0 (PostgreSQL refuses float underflow)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseQueryString } from '../../../src/http/plugins/body-parsers.ts';
-import { coerceArg, parseList } from '../../../src/http/rest/coerce.ts';
+import { coerceArg, parseList } from '../../../src/args/coerce.ts';
 
 describe('PHP-style query strings and list parameters', () => {
   test('a[]=1&a[]=2, a[0]=1 and a=1,2 all give a list', () => {

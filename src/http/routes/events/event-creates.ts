@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { Coalescer } from '../../../services/coalescer.ts';
 import type { CreateRequest, EventsService } from '../../../services/events-service.ts';
 import type { Database, EventRow } from '../../../storage/schema.ts';
-import { serializeEvents } from '../../serializers/event-serializer.ts';
+import { serializeEvents } from '../../../read/event-models.ts';
+import type { RestContext } from '../../rest/context.ts';
 
 export interface CreatedEvent {
   event: EventRow;
@@ -26,7 +27,7 @@ const PATIENCE_MS = 3;
  * group at a time: SQLite has one writer anyway, and on PostgreSQL groups side by side were
  * slower in our measurements (their term count rows make them wait for each other).
  */
-export function eventCreates(events: EventsService): (request: CreateRequest) => Promise<CreatedEvent> {
+export function eventCreates(events: EventsService): (request: CreateRequest & { ctx: RestContext }) => Promise<CreatedEvent> {
   const coalescer = new Coalescer<CreateRequest, CreatedEvent>(
     (requests) => events.createMany(requests, renderCreated),
     { maxItems: MAX_GROUP, concurrency: 1, patienceMs: PATIENCE_MS },

@@ -12,13 +12,14 @@ import { listUnaffectedBy, type EventListFilter } from '../../../storage/reposit
 import type { Database, Taxonomy } from '../../../storage/schema.ts';
 import type { Endpoint, RestResponse } from '../../rest/endpoint.ts';
 import type { RestContext } from '../../rest/context.ts';
-import type { Params } from '../../rest/validate-args.ts';
-import { serializeEvents, type EventParts } from '../../serializers/event-serializer.ts';
+import type { Params } from '../../../args/validate-args.ts';
+import type { EventParts } from '../../../render/json/event-serializer.ts';
+import { serializeEvents } from '../../../read/event-models.ts';
 import { JsonText } from '../../rest/send.ts';
-import { ReadCache } from '../../../services/read-cache.ts';
+import { ReadCache } from '../../../read/read-cache.ts';
 import type { Storage } from '../../../storage/database.ts';
 import type { DescribedWrite } from '../../../storage/write-journal.ts';
-import { listArgs, MAX_EVENTS_PER_PAGE } from './event-args.ts';
+import { listArgs, MAX_EVENTS_PER_PAGE } from '../../../services/event-args.ts';
 import { REASONS } from '../../../domain/reasons.ts';
 import type { GeoDefaults } from '../../../domain/geo/geo-input.ts';
 import { geoLinkPairs, geoSearchArgs, geoSearchOf, withDistances } from '../geo-args.ts';

@@ -1,7 +1,7 @@
 import { VENUE } from '../../domain/linked-posts/linked-post-type.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RenderContext } from '../context.ts';
 import { jsonLdDescription, serializeLinkedPost, type LinkedSerializeOptions } from './linked-post-serializer.ts';
 
 /** Without members that are empty (20 §4.5: "empty entries dropped"). */
@@ -33,6 +33,6 @@ export function venueJsonLd(record: LinkedRecord, image: MediaRow | undefined): 
 }
 
 /** The venue object of 20 §2, also embedded in events (10-events §3.7). */
-export function serializeVenue(record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions): Record<string, unknown> {
+export function serializeVenue(record: LinkedRecord, image: MediaRow | undefined, ctx: RenderContext, options: LinkedSerializeOptions): Record<string, unknown> {
   return serializeLinkedPost(VENUE, record, image, ctx, options, venueJsonLd);
 }

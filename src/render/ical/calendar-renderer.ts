@@ -1,10 +1,10 @@
 import ICAL from 'ical.js';
-import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
-import { ZERO_DATETIME } from '../../../domain/dates/datetime-format.ts';
-import { occurrencePageUrl } from '../../../domain/events/event-web.ts';
-import { htmlToPlainText } from '../../../domain/text/html-filter.ts';
-import type { EventModel } from '../event-serializer.ts';
-import type { RestContext } from '../../rest/context.ts';
+import { parseTimeZone } from '../../domain/dates/time-zone.ts';
+import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
+import { occurrencePageUrl } from '../../domain/events/event-web.ts';
+import { htmlToPlainText } from '../../domain/text/html-filter.ts';
+import type { EventModel } from '../json/event-serializer.ts';
+import type { RenderContext } from '../context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
 import { addRecurrence, isSeries, recurrenceIdOf, type CalendarEntry, type SeriesModel } from './series-vevents.ts';
@@ -38,7 +38,7 @@ export interface RenderedCalendar {
 }
 
 /** `{id}@{host}{base}`: stable across reschedules, distinct between installations (B.9). */
-export function eventUid(ctx: RestContext, id: number): string {
+export function eventUid(ctx: RenderContext, id: number): string {
   return `${id}@${ctx.urls.globalIdPrefix}`;
 }
 
@@ -60,18 +60,6 @@ function location(venue: Record<string, unknown>): string {
   const region = str(venue.stateprovince) || (country === 'United States' ? str(venue.state) : str(venue.province));
   return [str(venue.venue), str(venue.address), str(venue.city), region, str(venue.zip), country].filter((part) => part !== '').join(', ');
 }
-
-/**
- * SEQUENCE (B.9) until records carry a revision: the last modification in whole seconds since
- * 2000-01-01 UTC. Every write stamps `modified_utc` with the current time, so the number grows
- * with each update (two writes within one second share it); it fits RFC 5545's INTEGER until 2068.
- */
-export function sequenceOf(modifiedUtc: string): number {
-  const millis = Date.parse(`${modifiedUtc.replace(' ', 'T')}Z`);
-  return Number.isNaN(millis) ? 0 : Math.max(0, Math.floor((millis - SEQUENCE_EPOCH) / 1000));
-}
-
-const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
 
 function addTimes(component: ICAL.Component, model: EventModel, zone: string | undefined): void {
   const { event } = model;
@@ -108,13 +96,15 @@ function addUtc(component: ICAL.Component, name: string, utc: string): void {
 export type SeriesRole = { master: SeriesModel } | { instanceOf: EventModel };
 
 /** One VEVENT (50 B.9), blanked as B.4 when the request left the event locked. */
-export function renderEvent(model: EventModel, ctx: RestContext, role?: SeriesRole): ICAL.Component {
+export function renderEvent(model: EventModel, ctx: RenderContext, role?: SeriesRole): ICAL.Component {
   const { event } = model;
   const url = occurrencePageUrl(ctx.urls.edition, event);
   const component = new ICAL.Component('vevent');
   const uidOf = role !== undefined && 'instanceOf' in role ? role.instanceOf.event.id : event.id;
   component.addPropertyWithValue('uid', eventUid(ctx, uidOf));
-  component.addPropertyWithValue('sequence', sequenceOf(event.modified_utc));
+  // SEQUENCE (B.9): the record's revision, raised by every write (80 §1.1), so that two writes in
+  // one second still differ; an occurrence's VEVENT carries its own record's.
+  component.addPropertyWithValue('sequence', event.revision ?? 0);
   addUtc(component, 'dtstamp', event.modified_utc);
   if (event.date_utc !== ZERO_DATETIME) addUtc(component, 'created', event.date_utc);
   addUtc(component, 'last-modified', event.modified_utc);
@@ -168,7 +158,7 @@ function addContentLinks(component: ICAL.Component, model: EventModel): void {
   }
 }
 
-function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
+function head(ctx: RenderContext, calendar: CalendarHead): ICAL.Component {
   const component = new ICAL.Component('vcalendar');
   component.addPropertyWithValue('version', '2.0');
   component.addPropertyWithValue('prodid', `-//${icalText(calendar.siteName)}//calendar ${calendar.packageVersion}//EN`);
@@ -191,7 +181,7 @@ function head(ctx: RestContext, calendar: CalendarHead): ICAL.Component {
 }
 
 /** The VEVENTs of one entry: a plain event, or a series master with its exception VEVENTs (60 §7). */
-function renderEntry(entry: CalendarEntry, ctx: RestContext): string {
+function renderEntry(entry: CalendarEntry, ctx: RenderContext): string {
   if (!isSeries(entry)) return renderEvent(entry, ctx).toString();
   const master = entry.master;
   return [renderEvent(master, ctx, { master: entry }), ...entry.exceptions.map((member) => renderEvent(member, ctx, { instanceOf: master }))]
@@ -215,7 +205,7 @@ function zoneUses(entry: CalendarEntry): ZoneUse[] {
  * blocks of the zones the emitted entries use, their VEVENTs in the given order, and a final
  * CRLF. Entries that would carry the body past 8 MiB are left out (B.6).
  */
-export function renderCalendar(entries: readonly CalendarEntry[], ctx: RestContext, calendar: CalendarHead): RenderedCalendar {
+export function renderCalendar(entries: readonly CalendarEntry[], ctx: RenderContext, calendar: CalendarHead): RenderedCalendar {
   const [opening, closing] = splitLast(head(ctx, calendar).toString());
   const events = entries.map((entry) => renderEntry(entry, ctx));
   const uses = entries.map(zoneUses);

@@ -1,33 +1,14 @@
-import DataLoader from 'dataloader';
-import type { Kysely } from 'kysely';
 import { dateDetails } from '../../domain/dates/datetime-format.ts';
 import { eventWebsite, occurrencePageUrl } from '../../domain/events/event-web.ts';
 import { eventJsonLd } from '../../domain/events/json-ld.ts';
 import { redactLockedEvent } from '../../domain/events/redaction.ts';
 import { autop } from '../../domain/text/autop.ts';
 import { costDetails, formatCost, type CurrencyPosition } from '../../domain/text/cost.ts';
-import { embeddedLinkedPostsRead } from '../../services/linked-posts-service.ts';
-import { embeddedTermsRead } from '../../services/terms-service.ts';
-import { readTogether } from '../../storage/reads-together.ts';
-import { MediaRepository } from '../../storage/repositories/media-repository.ts';
-import type { Database, EventRow, MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
-import { SeriesRepository, type SeriesSummary } from '../../storage/repositories/series-repository.ts';
-import { seriesRecurrence } from '../../services/series-service.ts';
-import { recurrenceLines } from '../../domain/recurrence/series.ts';
-import { defaultListStatuses } from '../../domain/status.ts';
-import { formatWall } from '../../domain/dates/datetime-format.ts';
+import type { EventRow, MediaRow } from '../../storage/schema.ts';
+import type { RenderContext } from '../context.ts';
+import type { SeriesSummary } from '../../storage/repositories/series-repository.ts';
+import { recurrenceLines, seriesRecurrence } from '../../domain/recurrence/series.ts';
 import { serializeImage } from './image-serializer.ts';
-import type { CacheView } from '../../services/read-cache.ts';
-
-export interface EventSerializeOptions {
-  /** Single GET only, and only when the caller may see it (10-events §3.10). */
-  jsonLd?: boolean;
-  /** List items of password-protected events the request has not unlocked (§9). */
-  locked?: (event: EventRow) => boolean;
-  /** Where the parts other records make are kept: taken from it when there, loaded and kept when not. */
-  parts?: CacheView<EventParts>;
-}
 
 /**
  * What other records make of an event's read model: its terms with their counts, its venue and
@@ -46,7 +27,7 @@ interface Embedded extends EventParts {
 }
 
 /** The extension keys of series members (60 §5); standalone events get none. */
-function seriesKeys(event: EventRow, summary: SeriesSummary | undefined, ctx: RestContext): Record<string, unknown> {
+function seriesKeys(event: EventRow, summary: SeriesSummary | undefined, ctx: RenderContext): Record<string, unknown> {
   if (event.post_parent !== 0) {
     return { post_parent: event.post_parent, recurrence_id: event.recurrence_id, recurrence_exception: event.overridden !== null || event.recurrence_id !== event.start_local };
   }
@@ -76,7 +57,7 @@ function flag(value: number | null): boolean {
   return value === null ? true : value === 1;
 }
 
-function serializeOne(event: EventRow, embedded: Embedded, ctx: RestContext, jsonLd: boolean): Record<string, unknown> {
+function serializeOne(event: EventRow, embedded: Embedded, ctx: RenderContext, jsonLd: boolean): Record<string, unknown> {
   const globalId = `${ctx.urls.globalIdPrefix}?id=${event.id}`;
   const url = occurrencePageUrl(ctx.urls.edition, event);
   const values = costValues(event);
@@ -154,90 +135,13 @@ export interface EventModel extends Embedded {
 }
 
 /**
- * The read models of many events with images, terms, venue and organizers loaded in batches:
- * a fixed number of queries for any number of events.
- */
-export async function loadEventModels(
-  db: Kysely<Database>,
-  events: readonly EventRow[],
-  ctx: RestContext,
-  options: EventSerializeOptions = {},
-): Promise<EventModel[]> {
-  if (events.length === 0) return [];
-  const masters = events.filter((event) => event.is_series_master === 1).map((event) => event.id);
-  const jsonLd = options.jsonLd === true;
-  const [images, parts, series] = await Promise.all([
-    new MediaRepository(db).findByIds(events.flatMap((event) => (event.image_id === null ? [] : [event.image_id]))),
-    options.parts === undefined ? loadEventParts(db, events, ctx, jsonLd) : keptEventParts(db, events, ctx, jsonLd, options.parts),
-    new SeriesRepository(db).summaries(masters, defaultListStatuses(ctx.user), formatWall(ctx.now)),
-  ]);
-  return events.map((event) => ({
-    event,
-    locked: options.locked?.(event) ?? false,
-    image: event.image_id === null ? undefined : images.get(event.image_id),
-    ...parts.get(event.id)!,
-    series: series.get(event.id),
-  }));
-}
-
-/** The parts of many events (terms, venues, organizers): one query per kind, one statement on PostgreSQL. */
-async function loadEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean): Promise<Map<number, EventParts>> {
-  const { terms, linked } = await readTogether(db, {
-    terms: embeddedTermsRead(db, events.map((event) => event.id), ctx),
-    linked: embeddedLinkedPostsRead(db, events, ctx, { jsonLd }),
-  });
-  return new Map(events.map((event) => [event.id, {
-    categories: terms.get(event.id)?.categories ?? [],
-    tags: terms.get(event.id)?.tags ?? [],
-    venue: linked.get(event.id)?.venue ?? [],
-    organizer: linked.get(event.id)?.organizer ?? [],
-  }]));
-}
-
-/**
- * The parts of many events from `view`, those missing loaded together and kept. A part's key
- * names what its rendering depends on: the event and its venue link, the request's language and
- * address, and with json_ld the caller (embedded records carry it for who may read them).
- */
-async function keptEventParts(db: Kysely<Database>, events: readonly EventRow[], ctx: RestContext, jsonLd: boolean, view: CacheView<EventParts>): Promise<Map<number, EventParts>> {
-  const byId = new Map(events.map((event) => [event.id, event]));
-  const missing = new DataLoader<number, EventParts>(async (ids) => {
-    const loaded = await loadEventParts(db, ids.map((id) => byId.get(id)!), ctx, jsonLd);
-    return ids.map((id) => loaded.get(id)!);
-  }, { cache: false });
-  const variant = JSON.stringify([ctx.lang, ctx.urls.ns, jsonLd && [ctx.user?.id ?? 0, ctx.user?.role ?? '']]);
-  const parts = await Promise.all(events.map((event) => view.get(`${event.id} ${event.venue_id ?? 0} ${variant}`, () => missing.load(event.id))));
-  return new Map(events.map((event, index) => [event.id, parts[index]]));
-}
-
-/**
  * Event objects (10-events §3) of loaded read models, in the reference's key order: a pure
  * function of the models (pages render from these too). A locked model is blanked and never
  * carries `json_ld`, as the API's single read gives it only to who may see the event.
  */
-export function renderEventObjects(models: readonly EventModel[], ctx: RestContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
+export function renderEventObjects(models: readonly EventModel[], ctx: RenderContext, options: { jsonLd?: boolean } = {}): Record<string, unknown>[] {
   return models.map((model) => {
     const body = serializeOne(model.event, model, ctx, options.jsonLd === true && !model.locked);
     return model.locked ? redactLockedEvent(body) : body;
   });
-}
-
-/** Event objects (10-events §3) in the reference's key order. */
-export async function serializeEvents(
-  db: Kysely<Database>,
-  events: readonly EventRow[],
-  ctx: RestContext,
-  options: EventSerializeOptions = {},
-): Promise<Record<string, unknown>[]> {
-  return renderEventObjects(await loadEventModels(db, events, ctx, options), ctx, options);
-}
-
-export async function serializeEvent(
-  db: Kysely<Database>,
-  event: EventRow,
-  ctx: RestContext,
-  options: EventSerializeOptions = {},
-): Promise<Record<string, unknown>> {
-  const [body] = await serializeEvents(db, [event], ctx, options);
-  return body;
 }

@@ -1,4 +1,4 @@
-import type { UrlBuilder } from '../rest/urls.ts';
+import type { UrlBuilder } from '../urls.ts';
 import type { Taxonomy } from '../../storage/schema.ts';
 import type { CountedTerm } from '../../storage/repositories/terms-repository.ts';
 

@@ -1,7 +1,7 @@
 import type { ArgSpec, ArgSpecs } from './arg-spec.ts';
 import { coerceArg } from './coerce.ts';
-import type { RestContext } from './context.ts';
-import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../../domain/errors.ts';
+import type { RenderContext } from '../render/context.ts';
+import { InvalidParamsError, MissingParamsError, type ParamFailure } from '../domain/errors.ts';
 
 /** The validated parameters of one request. */
 export class Params {
@@ -51,7 +51,7 @@ function specEntries(specs: ArgSpecs): ReadonlyArray<[string, ArgSpec]> {
 export async function validateArgs(
   specs: ArgSpecs,
   raw: Record<string, unknown>,
-  ctx: RestContext,
+  ctx: RenderContext,
   shadowed: Record<string, unknown> = {},
 ): Promise<Params> {
   const missing: string[] = [];

@@ -1,10 +1,9 @@
 import ICAL from 'ical.js';
-import { isRepeatedWallClock, utcToWall, wallToUtc } from '../../../domain/dates/time-zone.ts';
-import { expandRecurrence } from '../../../domain/recurrence/expand.ts';
-import { loadRecurrence } from '../../../domain/recurrence/series.ts';
-import { seriesRecurrence } from '../../../services/series-service.ts';
-import type { EventRow } from '../../../storage/schema.ts';
-import type { EventModel } from '../event-serializer.ts';
+import { isRepeatedWallClock, utcToWall, wallToUtc } from '../../domain/dates/time-zone.ts';
+import { expandRecurrence } from '../../domain/recurrence/expand.ts';
+import { loadRecurrence, seriesRecurrence } from '../../domain/recurrence/series.ts';
+import type { EventRow } from '../../storage/schema.ts';
+import type { EventModel } from '../json/event-serializer.ts';
 import { dateOf, icalParam, timeOf } from './ical-values.ts';
 import { seriesZone } from './vtimezone.ts';
 

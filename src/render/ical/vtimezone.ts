@@ -1,9 +1,9 @@
 import ICAL from 'ical.js';
-import { parseTimeZone, isRepeatedWallClock } from '../../../domain/dates/time-zone.ts';
-import { standingOffset, zoneTransitions } from '../../../domain/dates/zone-transitions.ts';
+import { parseTimeZone, isRepeatedWallClock } from '../../domain/dates/time-zone.ts';
+import { standingOffset, zoneTransitions } from '../../domain/dates/zone-transitions.ts';
 import { timeOf } from './ical-values.ts';
-import type { EventModel } from '../event-serializer.ts';
-import type { EventRow } from '../../../storage/schema.ts';
+import type { EventModel } from '../json/event-serializer.ts';
+import type { EventRow } from '../../storage/schema.ts';
 
 const MAX_SPAN_YEARS = 30;
 

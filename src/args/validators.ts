@@ -1,14 +1,14 @@
-import type { Reason } from '../../domain/errors.ts';
-import { can } from '../../domain/auth/capabilities.ts';
-import { REASONS, statusFilter } from '../../domain/reasons.ts';
-import { parseStatusFilter, STATUSES } from '../../domain/status.ts';
-import { parseInstant } from '../../domain/dates/date-input.ts';
-import type { RestContext } from './context.ts';
+import type { Reason } from '../domain/errors.ts';
+import { can } from '../domain/auth/capabilities.ts';
+import { REASONS, statusFilter } from '../domain/reasons.ts';
+import { parseStatusFilter, STATUSES } from '../domain/status.ts';
+import { parseInstant } from '../domain/dates/date-input.ts';
+import type { RenderContext } from '../render/context.ts';
 import type { Validator } from './arg-spec.ts';
 
 /** Small validators shared by the route declarations (step 5 of the reference's processing). */
 
-type Predicate = (value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>;
+type Predicate = (value: unknown, ctx: RenderContext, raw: Readonly<Record<string, unknown>>) => boolean | Promise<boolean>;
 
 /** A validator from a yes/no check and the reason a "no" is given. */
 export function rule(accepts: Predicate, reason: Reason): Validator {
@@ -31,7 +31,7 @@ export function isPositiveInteger(value: unknown): boolean {
 export const positiveIntegerRule = rule(isPositiveInteger, REASONS.positiveInteger);
 
 /** A date-time input of 10-events §2.1 (valid whatever zone it is later read in). */
-export const isDateInput = (value: unknown, ctx: RestContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;
+export const isDateInput = (value: unknown, ctx: RenderContext): boolean => parseInstant(value, 'UTC', ctx.now) !== null;
 export const dateRule = rule(isDateInput, REASONS.date);
 export const nonEmptyStringRule: Validator = (value) =>
   typeof value !== 'string' ? { reason: REASONS.string } : value === '' ? { reason: REASONS.notEmpty } : true;

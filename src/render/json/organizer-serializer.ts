@@ -1,7 +1,7 @@
 import { ORGANIZER } from '../../domain/linked-posts/linked-post-type.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RenderContext } from '../context.ts';
 import { jsonLdDescription, serializeLinkedPost, type LinkedSerializeOptions } from './linked-post-serializer.ts';
 
 /** The schema.org Person of an organizer (20 §4.5); plain e-mail, no obfuscation (20 §10 #3). */
@@ -17,6 +17,6 @@ export function organizerJsonLd(record: LinkedRecord, image: MediaRow | undefine
 }
 
 /** The organizer object of 20 §3, also embedded in events (10-events §3.7). */
-export function serializeOrganizer(record: LinkedRecord, image: MediaRow | undefined, ctx: RestContext, options: LinkedSerializeOptions): Record<string, unknown> {
+export function serializeOrganizer(record: LinkedRecord, image: MediaRow | undefined, ctx: RenderContext, options: LinkedSerializeOptions): Record<string, unknown> {
   return serializeLinkedPost(ORGANIZER, record, image, ctx, options, organizerJsonLd);
 }

@@ -5,7 +5,7 @@ import { escapeSpecialChars } from '../../domain/text/entities.ts';
 import { plainTextExcerpt } from '../../domain/text/html-filter.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
-import type { RestContext } from '../rest/context.ts';
+import type { RenderContext } from '../context.ts';
 import { serializeImage } from './image-serializer.ts';
 
 export interface LinkedSerializeOptions {
@@ -42,7 +42,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 /** `{origin}{base}{edition}/venue/{slug}/` for public records, the plain `?post_type=…&p=` link otherwise (20 §4.1). */
-export function linkedPostUrl(type: LinkedPostType, record: LinkedRecord, ctx: RestContext): string {
+export function linkedPostUrl(type: LinkedPostType, record: LinkedRecord, ctx: RenderContext): string {
   const pretty = record.status === 'publish' || (record.status === 'private' && canReadRecord(ctx.user, ownership(record)));
   return pretty ? `${ctx.urls.edition}/${type.kind}/${record.slug}/` : `${ctx.urls.edition}/?post_type=${type.postType}&p=${record.id}`;
 }
@@ -61,7 +61,7 @@ export function serializeLinkedPost(
   type: LinkedPostType,
   record: LinkedRecord,
   image: MediaRow | undefined,
-  ctx: RestContext,
+  ctx: RenderContext,
   options: LinkedSerializeOptions,
   jsonLd: JsonLdBuilder,
 ): Record<string, unknown> {

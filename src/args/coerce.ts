@@ -1,6 +1,6 @@
 import type { ArgSpec, ArgType } from './arg-spec.ts';
-import type { ParamFailure, Reason } from '../../domain/errors.ts';
-import { oneOf, REASONS, tooLarge, tooManyItems, tooSmall } from '../../domain/reasons.ts';
+import type { ParamFailure, Reason } from '../domain/errors.ts';
+import { oneOf, REASONS, tooLarge, tooManyItems, tooSmall } from '../domain/reasons.ts';
 
 type Coerced = { ok: true; value: unknown } | { ok: false; failure: ParamFailure };
 

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { readWall, wallAt, wallMillis } from '../../../domain/dates/wall-clock.ts';
+import { readWall, wallAt, wallMillis } from '../../domain/dates/wall-clock.ts';
 
 // ical.js escapes `\` `;` `,` and LF in TEXT values; what it leaves alone is cleaned here (B.10).
 // eslint-disable-next-line no-control-regex

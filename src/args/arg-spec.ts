@@ -1,5 +1,5 @@
-import type { ParamFailure } from '../../domain/errors.ts';
-import type { RestContext } from './context.ts';
+import type { ParamFailure } from '../domain/errors.ts';
+import type { RenderContext } from '../render/context.ts';
 
 export type ArgType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 
@@ -39,4 +39,4 @@ export type ArgSpecs = Record<string, ArgSpec>;
 /** A validator's verdict: accepted, or refused with a reason (there is no bare `false`). */
 export type Verdict = true | ParamFailure;
 
-export type Validator = (value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>) => Verdict | Promise<Verdict>;
+export type Validator = (value: unknown, ctx: RenderContext, raw: Readonly<Record<string, unknown>>) => Verdict | Promise<Verdict>;

@@ -1,26 +1,26 @@
 import type { Kysely } from 'kysely';
-import { can } from '../../../domain/auth/capabilities.ts';
-import { isCalendarDate } from '../../../domain/dates/wall-clock.ts';
-import { computeDateWindow } from '../../../domain/dates/date-window.ts';
-import { parseTimeZone } from '../../../domain/dates/time-zone.ts';
-import { RecurrenceError } from '../../../domain/recurrence/recurrence-error.ts';
-import { isRecurrenceRemoval, MAX_DATES, readRecurrence } from '../../../domain/recurrence/recurrence-input.ts';
-import { isAbsoluteHttpUrl, isValidWebsite } from '../../../domain/events/event-web.ts';
-import { oneOf, pageSize, REASONS } from '../../../domain/reasons.ts';
-import { isStatus, STATUSES } from '../../../domain/status.ts';
-import { normalizeSlugLookup } from '../../../domain/text/slug.ts';
-import type { EventFields, EventsService } from '../../../services/events-service.ts';
-import { validateEventOrganizerInput, validateEventVenueInput } from '../../../services/linked-posts-service.ts';
-import type { EventLookups } from '../../../services/event-lookups.ts';
-import { MediaRepository } from '../../../storage/repositories/media-repository.ts';
-import { UsersRepository } from '../../../storage/repositories/users-repository.ts';
-import type { Database, Taxonomy } from '../../../storage/schema.ts';
-import type { ArgSpec, ArgSpecs, Verdict } from '../../rest/arg-spec.ts';
-import type { Reason } from '../../../domain/errors.ts';
-import { parseList } from '../../rest/coerce.ts';
-import type { RestContext } from '../../rest/context.ts';
-import type { Params } from '../../rest/validate-args.ts';
-import { dateRule, isDateInput, isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../../rest/validators.ts';
+import { can } from '../domain/auth/capabilities.ts';
+import { isCalendarDate } from '../domain/dates/wall-clock.ts';
+import { computeDateWindow } from '../domain/dates/date-window.ts';
+import { parseTimeZone } from '../domain/dates/time-zone.ts';
+import { RecurrenceError } from '../domain/recurrence/recurrence-error.ts';
+import { isRecurrenceRemoval, MAX_DATES, readRecurrence } from '../domain/recurrence/recurrence-input.ts';
+import { isAbsoluteHttpUrl, isValidWebsite } from '../domain/events/event-web.ts';
+import { oneOf, pageSize, REASONS } from '../domain/reasons.ts';
+import { isStatus, STATUSES } from '../domain/status.ts';
+import { normalizeSlugLookup } from '../domain/text/slug.ts';
+import type { EventFields, EventsService } from './events-service.ts';
+import { validateEventOrganizerInput, validateEventVenueInput } from './linked-posts-service.ts';
+import type { EventLookups } from './event-lookups.ts';
+import { MediaRepository } from '../storage/repositories/media-repository.ts';
+import { UsersRepository } from '../storage/repositories/users-repository.ts';
+import type { Database, Taxonomy } from '../storage/schema.ts';
+import type { ArgSpec, ArgSpecs, Verdict } from '../args/arg-spec.ts';
+import type { Reason } from '../domain/errors.ts';
+import { parseList } from '../args/coerce.ts';
+import type { RenderContext } from '../render/context.ts';
+import type { Params } from '../args/validate-args.ts';
+import { dateRule, isDateInput, isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../args/validators.ts';
 
 /** The largest page of the event list (10-events §4.1); larger asks get this many. */
 export const MAX_EVENTS_PER_PAGE = 50;
@@ -163,17 +163,21 @@ export function listArgs(deps: EventArgsDeps, geoArgs: ArgSpecs): ArgSpecs {
 
 const flagArg = (description: string): ArgSpec => ({ type: 'boolean', description });
 
+const DESCRIPTION_NOTE = 'An empty text or null is accepted as no description, as a published client sends it for events without one.';
+
 /** The writable fields; `required` marks the three a create needs. */
 export function writeArgs(deps: Pick<EventArgsDeps, 'db' | 'events'>, create: boolean): ArgSpecs {
   const media = new MediaRepository(deps.db);
   const users = new UsersRepository(deps.db);
   // The reference refuses "" (§6.1); on update an empty text clears the field (§7.2, 00-conventions).
-  const clearable = create ? nonEmptyStringRule : rule((value) => typeof value === 'string', REASONS.string);
+  const anyString = rule((value) => typeof value === 'string', REASONS.string);
+  const clearable = create ? nonEmptyStringRule : anyString;
   return {
     title: { type: 'string', required: create, description: 'The event title.', validate: nonEmptyStringRule },
     start_date: { required: create, description: 'The event start date and time, in the event time zone.', validate: dateRule },
     end_date: { required: create, description: 'The event end date and time, in the event time zone.', validate: dateRule },
-    description: { type: 'string', description: 'The event description (HTML).', validate: clearable },
+    // Extension: ESIPFed's create_events.py sends "" for events without one (null is absent already).
+    description: { type: 'string', description: 'The event description (HTML).', validate: anyString, ...(create ? { extensionNote: DESCRIPTION_NOTE } : {}) },
     excerpt: { type: 'string', description: 'The event excerpt (HTML).', validate: clearable },
     slug: { type: 'string', description: 'The event slug.', validate: nonEmptyStringRule },
     author: {
@@ -266,7 +270,7 @@ export const scopeArg: ArgSpec = {
  * The spelling of a `recurrence` (60 §3), checked before anything is written; rules that need the
  * event's start (UNTIL before it, emptiness, the cap) are checked by the service.
  */
-function recurrenceCheck(value: unknown, ctx: RestContext, raw: Readonly<Record<string, unknown>>): Verdict {
+function recurrenceCheck(value: unknown, ctx: RenderContext, raw: Readonly<Record<string, unknown>>): Verdict {
   if (isRecurrenceRemoval(value)) return true;
   const zone = typeof raw.timezone === 'string' && parseTimeZone(raw.timezone) !== null ? raw.timezone : 'UTC';
   try {

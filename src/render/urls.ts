@@ -1,4 +1,4 @@
-import { EDITION_PREFIXES, type Language } from '../../i18n/catalog.ts';
+import { EDITION_PREFIXES, type Language } from '../i18n/catalog.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 export const ADMIN_NAMESPACE = 'calendar/admin/v1';
