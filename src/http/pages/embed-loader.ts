@@ -3,7 +3,7 @@ import { isDate, isMonth } from '../../web/dates.ts';
 import { editionPath, query, viewPath, type ArchiveRef, type ViewKind, type ViewState } from '../../web/links.ts';
 import type { EmbedFrame, PageEnv } from '../../web/model.ts';
 import type { ViewModel } from '../../web/pages/views.tsx';
-import type { EventModel } from '../serializers/event-serializer.ts';
+import type { EventModel } from '../../render/json/event-serializer.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { PageData } from './page-data.ts';
 import { loadView, type EmbedSelection } from './view-loader.ts';
