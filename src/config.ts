@@ -85,10 +85,14 @@ export interface WebhookSettings {
 /** 80 §4.4: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h — 9 attempts over about 45 h. */
 export const WEBHOOK_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 43_200, 86_400];
 
-export type CalendarView = 'month' | 'list' | 'day';
+/** The views this service renders (55, 130), in the view selector's order. */
+export const CALENDAR_VIEWS = ['list', 'month', 'day', 'photo', 'summary'] as const;
+export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 
 export interface CalendarSettings {
   defaultView: CalendarView;
+  /** The enabled views, in the selector's order; `list` always among them. */
+  views: CalendarView[];
   listPerPage: number;
   monthEventsPerDay: number;
   /** 0 = Sunday … 6 = Saturday. */
@@ -217,11 +221,29 @@ function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
   throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
 }
 
-function calendarView(raw: string | undefined): CalendarView {
-  const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
-  if (value !== 'month' && value !== 'list' && value !== 'day') {
-    throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be month, list or day, got "${raw}"`);
-  }
+const isCalendarView = (value: string): value is CalendarView => (CALENDAR_VIEWS as readonly string[]).includes(value);
+
+/** CALENDAR_VIEWS (130 §2): a comma list without duplicates that names `list`, which archives fall back on. */
+function calendarViews(raw: string | undefined): CalendarView[] {
+  if (raw === undefined || raw.trim() === '') return [...CALENDAR_VIEWS];
+  const named = raw.split(',').map((view) => view.trim());
+  const problem = named.find((view) => !isCalendarView(view)) !== undefined
+    ? `may name only ${CALENDAR_VIEWS.join(', ')}`
+    : new Set(named).size !== named.length
+      ? 'must not name a view twice'
+      : !named.includes('list')
+        ? 'must include list'
+        : undefined;
+  if (problem !== undefined) throw new ConfigError(`CALENDAR_VIEWS ${problem}, got "${raw}"`);
+  return CALENDAR_VIEWS.filter((view) => named.includes(view));
+}
+
+/** CALENDAR_DEFAULT_VIEW: one of the enabled views; unset, month, else list. */
+function calendarView(raw: string | undefined, views: readonly CalendarView[]): CalendarView {
+  if (raw === undefined || raw.trim() === '') return views.includes('month') ? 'month' : 'list';
+  const value = raw.trim();
+  if (!isCalendarView(value)) throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be one of ${CALENDAR_VIEWS.join(', ')}, got "${raw}"`);
+  if (!views.includes(value)) throw new ConfigError(`CALENDAR_DEFAULT_VIEW "${value}" is not in CALENDAR_VIEWS`);
   return value;
 }
 
@@ -305,7 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),
     importUrlAllowlist: originList(env, 'CALENDAR_IMPORT_URL_ALLOWLIST'),
     calendar: {
-      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
+      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW, calendarViews(env.CALENDAR_VIEWS)),
+      views: calendarViews(env.CALENDAR_VIEWS),
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),

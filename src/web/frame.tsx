@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
-import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
+import { editionPath, inEdition, isListLike, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
 
+const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', photo: 'page_photo', summary: 'page_summary' } as const;
 const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' } as const;
 
 /**
@@ -65,17 +66,17 @@ function SearchBar({ env, state, current }: { env: PageEnv; state: ViewState; cu
           />
           <span id="bar-date-hint" class="hint">{t('page_date_hint', { format })}</span>
         </p>
-        {state.past && current === 'list' ? <input type="hidden" name="eventDisplay" value="past" /> : null}
+        {state.past && current !== undefined && isListLike(current) ? <input type="hidden" name="eventDisplay" value="past" /> : null}
         <p>
           <button type="submit">{t('page_find_events')}</button>
         </p>
       </form>
       <nav aria-label={t('page_views_nav')} class="views">
         <ul>
-          {(['list', 'month', 'day'] as const).map((kind) => (
+          {env.views.map((kind) => (
             <li>
               <a href={switchHref(env, state, kind)} aria-current={kind === current ? 'page' : undefined}>
-                {t(kind === 'list' ? 'page_list' : kind === 'month' ? 'page_month' : 'page_day')}
+                {t(VIEW_LABELS[kind])}
               </a>
             </li>
           ))}
@@ -104,7 +105,7 @@ function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
     if (day === undefined && anchorMonth !== undefined) day = env.today.startsWith(anchorMonth) ? env.today : `${anchorMonth}-01`;
     return viewHref(env, { ...base, view: 'day', anchor: day });
   }
-  return viewHref(env, { ...base, view: 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
+  return viewHref(env, { ...base, view: isListLike(kind) ? kind : 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
 }
 
 /** This page in each edition (55 §11); the current one marked. */

@@ -103,6 +103,8 @@ export interface PageEnv {
   context: RenderContext;
   /** The stylesheets, script and logo every page links to. */
   assets: PageAssets;
+  /** The enabled views (CALENDAR_VIEWS), in the selector's order. */
+  views: readonly ViewKind[];
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
   partial: boolean;
   /** Set on embed pages (130 §10.1): the frame they render in and where their own links lead. */

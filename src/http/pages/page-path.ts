@@ -1,6 +1,6 @@
 import type { CalendarView } from '../../config.ts';
 import { isDate, isMonth } from '../../web/dates.ts';
-import type { ArchiveRef } from '../../web/links.ts';
+import { isListLike, type ArchiveRef } from '../../web/links.ts';
 
 /** The page a path names (55 §2), before anything is read. */
 export type PageTarget =
@@ -11,7 +11,7 @@ export type PageTarget =
   | { kind: 'plain' }
   | { kind: 'not-found' };
 
-const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed']);
+const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed', 'photo', 'summary']);
 const NOT_FOUND: PageTarget = { kind: 'not-found' };
 /** WordPress's other feed names after `feed/`: one RSS 2.0 format answers for them (130 §3). */
 const FEED_ALIASES = new Set(['feed', 'rss', 'rss2', 'rdf', 'atom']);
@@ -30,17 +30,17 @@ function viewSuffix(segments: string[], archive: ArchiveRef | undefined): PageTa
     else if (segment === 'feed' && i === segments.length - 1 && target.view === undefined) target.feed = true;
     else if (target.view !== undefined && segment !== 'page') return NOT_FOUND;
     else if (segment === 'month') target.view = 'month';
-    else if (segment === 'list') target.view = 'list';
+    else if (segment === 'list' || segment === 'photo' || segment === 'summary') target.view = segment;
     else if (segment === 'today') {
       target.view = 'day';
       target.today = true;
     } else if (segment === 'day' && isDate(segments[i + 1] ?? '')) {
       target.view = 'day';
       target.anchor = segments[++i];
-    } else if (segment === 'page' && (target.view === undefined || target.view === 'list') && target.page === undefined) {
+    } else if (segment === 'page' && (target.view === undefined || isListLike(target.view)) && target.page === undefined) {
       const page = positive(segments[++i]);
       if (page === undefined) return NOT_FOUND;
-      target.view = 'list';
+      target.view ??= 'list';
       target.page = page;
     } else if (isMonth(segment)) {
       target.view = 'month';

@@ -115,6 +115,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       context: visitor,
       assets: assets.links,
       partial: new URLSearchParams(search).get('partial') === '1',
+      views: config.calendar.views,
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
   };
@@ -373,7 +374,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   });
 
   // Sitemaps and robots.txt (130 §9): one per site, not per edition; cached and tagged as pages.
-  const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, ['month', 'list', 'day']);
+  const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, config.calendar.views);
   const xmlAnswer = (xml: string | undefined, req: PageRequest): Answer =>
     xml === undefined ? notFound(req) : { status: 200, html: xml, noindex: true, robots: 'noindex, follow', type: 'application/xml; charset=UTF-8' };
   const siteFile = (produce: (req: PageRequest) => Promise<Answer>) => async (request: FastifyRequest, reply: FastifyReply) => {

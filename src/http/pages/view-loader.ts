@@ -1,6 +1,6 @@
 import type { CalendarSettings } from '../../config.ts';
 import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
-import { editionPath, query, type ArchiveRef, type ViewState } from '../../web/links.ts';
+import { editionPath, isListLike, query, type ArchiveRef, type ViewState } from '../../web/links.ts';
 import { feedTitle } from '../../web/feeds/rss.ts';
 import type { PageEnv } from '../../web/model.ts';
 import type { EventModel } from '../../render/json/event-serializer.ts';
@@ -83,7 +83,10 @@ export async function loadView(
   const { archive, term } = resolved;
 
   const display = params.display;
-  const view = target.view ?? (display === 'month' || display === 'list' || display === 'day' ? display : display === 'past' ? 'list' : settings.defaultView);
+  // A disabled view's path is not found; naming one in `eventDisplay` falls back on the default (130 §3).
+  if (target.view !== undefined && !settings.views.includes(target.view)) return { kind: 'not-found' };
+  const named = settings.views.find((enabled) => enabled === display);
+  const view = target.view ?? named ?? (display === 'past' ? 'list' : settings.defaultView);
   let page = target.page ?? 1;
   if (params.paged !== undefined) {
     if (!/^[1-9]\d{0,5}$/.test(params.paged)) return { kind: 'not-found' };
@@ -125,9 +128,9 @@ export async function loadView(
   const base = { archive, featured, search: params.search, past: false, page: 1 };
   const nowWall = data.siteNow(ctx.now);
 
-  if (view === 'list') {
+  if (isListLike(view)) {
     const past = display === 'past';
-    const state: ViewState = { ...base, view: 'list', date, past, page };
+    const state: ViewState = { ...base, view, date, past, page };
     const from = date ?? datePart(nowWall);
     const reference = date ? `${date} 00:00:00` : nowWall;
     const perPage = embed.perPage ?? settings.listPerPage;
@@ -145,7 +148,7 @@ export async function loadView(
     const model: ListModel<EventModel> = {
       ...frame(state, h1, events.length > 0 ? datePart(events[0].event.start_local) : from, last < from ? from : last),
       noindex,
-      kind: 'list',
+      kind: view,
       events,
       from: past ? undefined : from,
       hasPrevious,

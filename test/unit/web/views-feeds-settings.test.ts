@@ -30,3 +30,19 @@ describe('CALENDAR_EMBED_ORIGINS', () => {
     for (const value of ['https://news.example.org/path', 'news.example.org', 'ftp://files.example.org', '*, https://a.example']) refuses({ CALENDAR_EMBED_ORIGINS: value }, 'CALENDAR_EMBED_ORIGINS');
   });
 });
+
+describe('CALENDAR_VIEWS and CALENDAR_DEFAULT_VIEW', () => {
+  test('all views by default in the selector\'s order; a list without duplicates that names list', () => {
+    assert.deepEqual(loadConfig({}).calendar.views, ['list', 'month', 'day', 'photo', 'summary']);
+    assert.deepEqual(loadConfig({ CALENDAR_VIEWS: 'summary, list' }).calendar.views, ['list', 'summary']);
+    for (const value of ['month,day', 'list,list', 'list,agenda', 'list,']) refuses({ CALENDAR_VIEWS: value }, 'CALENDAR_VIEWS');
+  });
+
+  test('the default view: month, else list when month is off; one of the enabled views', () => {
+    assert.equal(loadConfig({}).calendar.defaultView, 'month');
+    assert.equal(loadConfig({ CALENDAR_VIEWS: 'list,photo' }).calendar.defaultView, 'list');
+    assert.equal(loadConfig({ CALENDAR_DEFAULT_VIEW: 'photo' }).calendar.defaultView, 'photo');
+    refuses({ CALENDAR_DEFAULT_VIEW: 'agenda' }, 'CALENDAR_DEFAULT_VIEW');
+    assert.throws(() => loadConfig({ CALENDAR_VIEWS: 'list,month', CALENDAR_DEFAULT_VIEW: 'summary' }), /^Error: CALENDAR_DEFAULT_VIEW "summary" is not in CALENDAR_VIEWS$/);
+  });
+});

@@ -42,7 +42,7 @@ async function axeViolations(page: Page): Promise<unknown[]> {
  * origin, the framing rule, and the embed pages' accessibility; one fixture on SQLite (the HTTP
  * suites cover both databases).
  */
-describe('embeds in a browser', { skip }, () => {
+describe('photo and summary views and embeds in a browser', { skip }, () => {
   let f: PageFixture;
   let origin: string;
   /** A second instance on the same data that lets no other site frame its embeds. */
@@ -178,25 +178,39 @@ describe('embeds in a browser', { skip }, () => {
     await refused.page.close();
   });
 
-  test('embed pages: no axe violation with scripts off and on, English and Danish, list and month; no sideways scrolling at 320 px', async () => {
+  test('photo, summary and embed pages: no axe violation with scripts off and on, English and Danish; no sideways scrolling at 320 px; screenshots', async () => {
+    const paths = {
+      photo: '/events/photo/',
+      summary: '/events/summary/?tribe-bar-date=2026-04-19',
+      'embed-list': '/embed/events/?view=list&tribe-bar-date=2026-04-10',
+      'embed-month': '/embed/events/?view=month&tribe-bar-date=2026-04-10',
+    };
     for (const javaScriptEnabled of [false, true]) {
-      for (const width of [1024, 320]) {
-        const ctx = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 700 } });
+      for (const width of [1280, 320]) {
+        const ctx = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 800 } });
         const page = await ctx.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
         for (const edition of ['', '/da']) {
-          for (const view of ['list', 'month']) {
-            const path = `${edition}/embed/events/?view=${view}&tribe-bar-date=2026-04-10`;
-            const response = await page.goto(origin + path);
-            assert.equal(response?.status(), 200, path);
+          for (const [name, path] of Object.entries(paths)) {
+            const response = await page.goto(origin + edition + path);
+            assert.equal(response?.status(), 200, edition + path);
             if (width === 320) {
               const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-              assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px`);
+              assert.ok(overflow <= 0, `${edition}${path} scrolls sideways by ${overflow}px`);
             }
             if (!javaScriptEnabled) await page.evaluate('let timer = 0; globalThis.setTimeout = (callback) => { void Promise.resolve().then(callback); return ++timer; }; globalThis.clearTimeout = () => {};');
-            assert.deepEqual(await axeViolations(page), [], `${path} scripts ${javaScriptEnabled ? 'on' : 'off'} at ${width}px`);
-            if (!javaScriptEnabled && edition === '') await page.screenshot({ path: join(SCREENSHOTS, `embed-${view}-en${width === 320 ? '-320' : ''}.png`), fullPage: true });
+            assert.deepEqual(await axeViolations(page), [], `${edition}${path} scripts ${javaScriptEnabled ? 'on' : 'off'} at ${width}px`);
+            if (!javaScriptEnabled && edition === '') {
+              const file = name.startsWith('embed') ? `${name}-en` : `page-${name}-en`;
+              await page.screenshot({ path: join(SCREENSHOTS, `${file}${width === 320 ? '-320' : ''}.png`), fullPage: true });
+            }
           }
         }
+        assert.deepEqual(errors, [], 'no console errors');
         await ctx.close();
       }
     }
