@@ -21,6 +21,12 @@ import { webhookRoutes } from './http/routes/admin-webhooks.ts';
 import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
 import { UsersService } from './services/users-service.ts';
+import { MediaService } from './services/media/media-service.ts';
+import { openUploadStore } from './storage/uploads/open-upload-store.ts';
+import { mediaRoutes } from './http/routes/media/media-routes.ts';
+import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
+import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
+import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
 
 export interface BuildOptions {
@@ -71,7 +77,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
   registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  registerNamespace(app, adminNamespace(users, webhookRoutes(webhooks, config.webhooks)), registerOptions);
+  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock);
+  registerNamespace(app, adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]), registerOptions);
+  const dropIn = config.namespaceAliases.length > 0;
+  if (dropIn) registerNamespace(app, wordpressNamespace(media, config.timezone), registerOptions);
+  await registerUploadRoutes(app, { media, basePath: config.basePath, publicUrl: config.publicUrl, siteZone: config.timezone, clock, dropIn });
+  registerUploadsServing(app, media, config.basePath);
   await registerImportRoute(app, { config, storage, clock });
   registerHealth(app, storage, config.basePath);
   await registerDocsPage(app, config);

@@ -59,8 +59,23 @@ export interface Config {
   distanceUnit: DistanceUnit;
   /** Webhook subscriptions and their delivery (80 §4, §5). */
   webhooks: WebhookSettings;
+  /** Uploaded images (110-media §10). */
+  media: MediaSettings;
   /** Limits on the service's PostgreSQL sessions (docs/postgres-limits.md); ignored on SQLite. */
   postgresLimits: SessionLimits;
+}
+
+export interface MediaSettings {
+  /** Where files live: a directory, or the database (several instances without a shared disk). */
+  uploads: 'directory' | 'database';
+  uploadsDir: string;
+  maxBytes: number;
+  /** width × height × frames above which an upload is refused before decoding. */
+  maxPixels: number;
+  /** Images decoded and encoded at once per process. */
+  concurrency: number;
+  /** Fetch and process image URLs given as a record's `image` (§7.2). */
+  sideload: boolean;
 }
 
 export interface WebhookSettings {
@@ -263,6 +278,12 @@ function geofenceRadius(raw: string | undefined, unit: DistanceUnit): number {
   return value;
 }
 
+function uploadsBackend(raw: string | undefined): MediaSettings['uploads'] {
+  const value = raw || 'directory';
+  if (value !== 'directory' && value !== 'database') throw new ConfigError(`CALENDAR_UPLOADS must be directory or database, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
 function flag(raw: string | undefined): boolean {
   return raw === 'true' || raw === '1';
 }
@@ -359,6 +380,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'CALENDAR_WEBHOOKS_TIMEOUT_MS', 10_000, 100, 300_000),
       retrySchedule: retrySchedule(env.CALENDAR_WEBHOOKS_RETRY_SCHEDULE),
       pollMs: integer(env, 'CALENDAR_WEBHOOKS_POLL_MS', 1000, 10, 60_000),
+    },
+    media: {
+      uploads: uploadsBackend(env.CALENDAR_UPLOADS),
+      uploadsDir: env.CALENDAR_UPLOADS_DIR || './data/uploads',
+      maxBytes: integer(env, 'CALENDAR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+      maxPixels: integer(env, 'CALENDAR_UPLOAD_MAX_PIXELS', 50_000_000, 1_000_000, 268_402_689),
+      concurrency: integer(env, 'CALENDAR_UPLOAD_CONCURRENCY', 2, 1, 16),
+      sideload: flag(env.CALENDAR_IMAGE_SIDELOAD),
     },
   };
 }

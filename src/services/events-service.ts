@@ -349,7 +349,7 @@ export class EventsService {
     const stored = new Map(inserted.map((event) => [event.id, event]));
     const created = ids.map((id) => stored.get(id)!);
     for (const [index, { expansion, request }] of drafts.entries()) {
-      if (expansion !== undefined) await this.series.materialise(trx, created[index], request.ctx.now, expansion);
+      if (expansion !== undefined) created[index] = { ...created[index], ...(await this.series.materialise(trx, created[index], request.ctx.now, expansion)) };
     }
     return created;
   }

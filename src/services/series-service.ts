@@ -131,8 +131,9 @@ export class SeriesService {
    * Makes the master's occurrences match `expansion` by recurrence key (60 §6.3): matched rows
    * keep their id (times follow unless pinned), new keys get new rows, vanished keys are deleted
    * (pure derivations) or trashed (exceptions). `expansion` null = the master's stored recurrence.
+   * Answers the master's columns it wrote, for callers that answer with the master row they hold.
    */
-  async materialise(db: Kysely<Database>, master: EventRow, now: Date, expansion?: Expansion): Promise<void> {
+  async materialise(db: Kysely<Database>, master: EventRow, now: Date, expansion?: Expansion): Promise<Pick<EventRow, 'recurrence_horizon' | 'recurrence_complete' | 'recurrence_truncated'>> {
     const spec = loadRecurrence(master);
     let plan = expansion ?? this.expand(spec, master.timezone, master.start_local, now);
     const cap = this.settings.maxOccurrences;
@@ -151,11 +152,13 @@ export class SeriesService {
     await series.insert(fresh.map((instance, i) => occurrenceRow(master, ids[i], instance)));
     if (ids.length > 0) await series.copyLinks(master.id, { organizers: true, categories: true, tags: true }, ids);
     await this.discard(series, [...existing.values()]);
-    await series.update(master.id, {
+    const columns = {
       recurrence_horizon: this.horizon(now),
       recurrence_complete: plan.complete ? 1 : 0,
       recurrence_truncated: truncated ? 1 : 0,
-    });
+    };
+    await series.update(master.id, columns);
+    return columns;
   }
 
   private async retime(series: SeriesRepository, master: EventRow, row: OccurrenceState, instance: Instance): Promise<void> {

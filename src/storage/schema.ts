@@ -14,7 +14,11 @@ export interface Database {
   events: EventTable;
   venues: VenueRow;
   organizers: OrganizerRow;
-  media: MediaRow;
+  media: MediaTable;
+  /** Every path ever issued to an upload (110-media §4.6); `media_id` null once the item is deleted. */
+  media_paths: { path: string; slug: string; media_id: number | null; mime_type: string; byte_length: number; sha256: string };
+  /** Stored files when CALENDAR_UPLOADS=database (§5.1). */
+  media_files: { path: string; media_id: number; mime_type: string; bytes: Buffer; byte_length: number; sha256: string; created_utc: string };
   event_organizers: { event_id: number; organizer_id: number; position: number };
   /** `start_local` copies the event's (0018), filled by the database when an insert leaves it out. */
   event_terms: { event_id: number; term_id: number; position: number; start_local: ColumnType<string, string | null | undefined, string> };
@@ -261,14 +265,43 @@ export interface OrganizerRow extends PostColumns {
   email: string;
 }
 
-export interface MediaRow {
+export interface MediaTable {
   id: number;
+  /** The registered URL; for an upload, the full file's path (unique as well). */
   url: string;
   extension: string;
   width: number | null;
   height: number | null;
   filesize: number | null;
   created_utc: string;
+  source: WithDefault<MediaSource>;
+  original_url: WithDefault<string>;
+  /** `YYYY/MM/{slug}.{ext}` of an upload's full image; '' for URL items. */
+  file: WithDefault<string>;
+  mime_type: WithDefault<string>;
+  slug: WithDefault<string>;
+  title: WithDefault<string>;
+  alt_text: WithDefault<string>;
+  author: WithDefault<number>;
+  /** JSON array of StoredSize, in R's creation order. */
+  sizes: WithDefault<string>;
+  modified_utc: string | null;
+}
+
+/** A column the database fills when an insert leaves it out. */
+type WithDefault<T> = ColumnType<T, T | undefined, T>;
+
+export type MediaSource = 'upload' | 'sideload' | 'url';
+export type MediaRow = Selectable<MediaTable>;
+
+/** One size of an upload as the media row keeps it. */
+export interface StoredSize {
+  name: string;
+  width: number;
+  height: number;
+  mime_type: string;
+  filesize: number;
+  file: string;
 }
 
 export interface TermRow {

@@ -1,5 +1,6 @@
 import { plainTextExcerpt } from '../domain/text/html-filter.ts';
 import { isoWithOffset, scheduleText } from './dates.ts';
+import { ResponsiveImage } from './image.tsx';
 import { archiveHref } from './links.ts';
 import type { EventView, LinkedView, PageEnv, TermView } from './model.ts';
 
@@ -68,7 +69,7 @@ export function EventSummary({ env, event, heading: H }: { env: PageEnv; event: 
           {[linkedName(venue), ...addressParts(venue)].filter((part) => part !== '').join(', ')}
         </address>
       ) : null}
-      {event.image ? <img src={event.image.url} alt="" loading="lazy" /> : null}
+      {event.image ? <ResponsiveImage image={event.image} alt="" summary /> : null}
       {excerpt !== '' ? <p>{excerpt}</p> : null}
       {event.cost !== '' ? <p class="cost">{event.cost}</p> : null}
       <TermLinks env={env} terms={event.categories} taxonomy="category" />

@@ -40,13 +40,13 @@ export interface EventView {
   json_ld?: Record<string, unknown>;
 }
 
-/** An `image` object (10 §3.5); `sizes` as spec 110 describes them, when the service has them. */
+/** The API's `image` object (10 §3.5, 110-media §7.1); dimensions only when known. */
 export interface ImageView {
   url: string;
   extension?: string;
   width?: number;
   height?: number;
-  sizes?: Record<string, { url: string; width?: number; height?: number; 'mime-type'?: string }>;
+  sizes?: Record<string, { url: string; width: number; height: number; 'mime-type'?: string }>;
 }
 
 export interface TermView {
@@ -66,7 +66,7 @@ export interface LinkedView {
   venue?: string | [];
   organizer?: string | [];
   description?: string;
-  image?: false | { url: string };
+  image?: false | ImageView;
   address?: string;
   city?: string;
   country?: string;

@@ -64,3 +64,8 @@ export function canManageTags(principal: Principal | null): boolean {
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
+
+/** Every capability of a role (WordPress core's `users/me` in edit context lists them). */
+export function capabilitiesOf(role: Role): Capability[] {
+  return [...CAPABILITIES[role]];
+}

@@ -64,7 +64,9 @@ function icalDates(params: Map<string, string>, values: string, zone: string): s
     if (valueType === 'DATE' || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) throw invalidDate();
     const wall = `${date} ${m[4]}:${m[5]}:${m[6]}`;
     if (m[7] === 'Z') return utcToWall(wall, zone);
-    return tzid === undefined ? wall : utcToWall(wallToUtc(wall, tzid), zone);
+    // A wall clock of T itself is kept as written: through UTC and back, one in a DST gap would
+    // come back an hour later and no longer name the instance it was written for.
+    return tzid === undefined || tzid === zone ? wall : utcToWall(wallToUtc(wall, tzid), zone);
   });
 }
 

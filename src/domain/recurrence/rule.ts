@@ -3,9 +3,8 @@ import { isCalendarDate } from '../dates/wall-clock.ts';
 import { RecurrenceError } from './recurrence-error.ts';
 
 /**
- * An RRULE (RFC 5545 §3.3.10) checked strictly: ical.js accepts unknown parts, out-of-range
- * values and COUNT together with UNTIL without a word (60 §3.1), so the rule is read here first
- * and the library only ever sees a rule that passed.
+ * An RRULE (RFC 5545 §3.3.10) checked strictly (60 §3.1): unknown parts, out-of-range values,
+ * COUNT together with UNTIL and parts RFC 5545 forbids for the frequency are refused.
  */
 export interface Rule {
   freq: Frequency;
@@ -138,11 +137,6 @@ export function formatRule(rule: Rule, zone: string): string {
     pieces.push(`UNTIL=${compact(utc)}Z`);
   }
   return pieces.join(';');
-}
-
-/** The rule text ical.js iterates: no COUNT/UNTIL (the service stops the iteration itself). */
-export function iterationRule(rule: Rule): string {
-  return [`FREQ=${rule.freq}`, ...rule.parts.map(([name, value]) => `${name}=${value}`)].join(';');
 }
 
 export function part(rule: Rule, name: string): string | undefined {

@@ -13,6 +13,10 @@ declare module 'fastify' {
     page?: boolean;
     /** A page framed by other sites (130 §10.1): its policy replaces the pages' one. */
     contentSecurityPolicy?: string;
+    /** An uploaded file (110-media §5.2): publicly cacheable whoever asks. */
+    publicFile?: boolean;
+    /** The route reads its own multipart parts (file uploads). */
+    readsFiles?: boolean;
   }
 }
 

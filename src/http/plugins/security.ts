@@ -47,7 +47,8 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   if (!reply.hasHeader('X-Robots-Tag')) reply.header('X-Robots-Tag', 'noindex');
   // Pages that need more (the documentation UI) set their own policy.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-  if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+  // Uploaded files are public and immutable, whoever asks (110-media §5.2).
+  if (request.user && request.routeOptions?.config?.publicFile !== true) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
 }
 
 function registerSecurityHeaders(app: FastifyInstance): void {

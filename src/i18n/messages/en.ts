@@ -259,6 +259,22 @@ export const en = {
   reason_cursor: "must be a cursor returned by this change feed.",
   reason_cursor_with_start: "cannot be combined with cursor.",
   reason_change_types: "must list one or more of: {values}.",
+  // Media (110)
+  "rest_upload_file_too_big": "The file is larger than this service accepts.",
+  "rest_upload_no_data": "No data supplied.",
+  "rest_upload_no_content_type": "No Content-Type supplied.",
+  "rest_upload_no_content_disposition": "No Content-Disposition supplied.",
+  "rest_upload_invalid_disposition": "Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename=\"image.png\"` or similar.",
+  "rest_upload_hash_mismatch": "Content hash did not match expected.",
+  "rest_upload_invalid_type": "Sorry, you are not allowed to upload this file type. Accepted: JPEG, PNG, GIF, WebP and AVIF images.",
+  "rest_upload_image_too_large": "The image has more pixels or frames than this service accepts.",
+  "rest_upload_busy": "Too many images are being processed. Try again in a few seconds.",
+  "rest_upload_invalid_image": "The image could not be read: it is truncated or corrupt.",
+  "rest_upload_unknown_error": "The file could not be stored.",
+  "rest_post_invalid_id": "Invalid post ID.",
+  "rest_cannot_create": "Sorry, you are not allowed to upload files.",
+  "media-archive-page-not-found": "The requested media archive page does not exist.",
+  "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
 } as const;
 
 export type MessageKey = keyof typeof en;

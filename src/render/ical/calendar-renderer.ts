@@ -4,6 +4,7 @@ import { ZERO_DATETIME } from '../../domain/dates/datetime-format.ts';
 import { occurrencePageUrl } from '../../domain/events/event-web.ts';
 import { htmlToPlainText } from '../../domain/text/html-filter.ts';
 import type { EventModel } from '../json/event-serializer.ts';
+import { imageUrl, storedSizes, uploadUrl } from '../json/image-serializer.ts';
 import type { RenderContext } from '../context.ts';
 import { dateOf, escapeText, icalParam, icalText, isCleanUri, timeOf } from './ical-values.ts';
 import { seriesZone, spanOf, tzidZone, vtimezones, zoneUse, type ZoneUse } from './vtimezone.ts';
@@ -116,14 +117,14 @@ export function renderEvent(model: EventModel, ctx: RenderContext, role?: Series
   const description = model.locked ? ctx.t('ical_content_protected') : capDescription(htmlToPlainText(event.description), url);
   if (description !== '') component.addPropertyWithValue('description', icalText(description));
   if (isCleanUri(url)) component.addPropertyWithValue('url', url).setParameter('value', 'URI');
-  if (!model.locked) addContentLinks(component, model);
+  if (!model.locked) addContentLinks(component, model, ctx);
   if (event.status === 'private') component.addPropertyWithValue('class', 'PRIVATE');
   if (event.all_day === 1) component.addPropertyWithValue('x-microsoft-cdo-alldayevent', 'TRUE');
   return component;
 }
 
 /** LOCATION, ORGANIZER, CATEGORIES and ATTACH: the members a locked event leaves out (B.4). */
-function addContentLinks(component: ICAL.Component, model: EventModel): void {
+function addContentLinks(component: ICAL.Component, model: EventModel, ctx: RenderContext): void {
   if (!Array.isArray(model.venue)) {
     const text = location(model.venue);
     if (text !== '') component.addPropertyWithValue('location', icalText(text));
@@ -151,10 +152,19 @@ function addContentLinks(component: ICAL.Component, model: EventModel): void {
     component.addProperty(property);
   }
   const image = model.image;
-  if (image && isCleanUri(image.url)) {
-    const property = component.addPropertyWithValue('attach', image.url);
-    const type = IMAGE_TYPES[image.extension.toLowerCase()];
+  const url = image ? imageUrl(image, ctx.urls.site) : '';
+  if (image && isCleanUri(url)) {
+    const property = component.addPropertyWithValue('attach', url);
+    const type = image.mime_type || IMAGE_TYPES[image.extension.toLowerCase()];
     if (type) property.setParameter('fmttype', type);
+    // RFC 7986 IMAGE: the thumbnail as the event's badge (110-media §9).
+    const thumbnail = storedSizes(image).find((size) => size.name === 'thumbnail');
+    if (thumbnail) {
+      const badge = component.addPropertyWithValue('image', uploadUrl(ctx.urls.site, thumbnail.file));
+      badge.setParameter('value', 'URI');
+      badge.setParameter('display', 'BADGE');
+      badge.setParameter('fmttype', thumbnail.mime_type);
+    }
   }
 }
 

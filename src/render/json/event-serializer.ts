@@ -8,7 +8,7 @@ import type { EventRow, MediaRow } from '../../storage/schema.ts';
 import type { RenderContext } from '../context.ts';
 import type { SeriesSummary } from '../../storage/repositories/series-repository.ts';
 import { recurrenceLines, seriesRecurrence } from '../../domain/recurrence/series.ts';
-import { serializeImage } from './image-serializer.ts';
+import { imageUrl, serializeImage } from './image-serializer.ts';
 
 /**
  * What other records make of an event's read model: its terms with their counts, its venue and
@@ -63,7 +63,7 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RenderContext, j
   const values = costValues(event);
   const position = event.currency_position as CurrencyPosition;
   const cost = formatCost(values, event.currency_symbol, position, ctx.t('cost_free'));
-  const image = serializeImage(embedded.image);
+  const image = serializeImage(embedded.image, ctx.urls.site);
   const body: Record<string, unknown> = {
     id: event.id,
     global_id: globalId,
@@ -112,7 +112,7 @@ function serializeOne(event: EventRow, embedded: Embedded, ctx: RenderContext, j
     body.json_ld = eventJsonLd({
       ...event,
       title: body.title as string,
-      imageUrl: image ? image.url : undefined,
+      imageUrl: embedded.image ? imageUrl(embedded.image, ctx.urls.site) : undefined,
       url,
       cost,
       currencySymbol: event.currency_symbol === '' ? '$' : event.currency_symbol,

@@ -17,7 +17,7 @@ export interface LinkedSerializeOptions {
   embedded?: boolean;
 }
 
-export type JsonLdBuilder = (record: LinkedRecord, image: MediaRow | undefined) => Record<string, unknown>;
+export type JsonLdBuilder = (record: LinkedRecord, image: MediaRow | undefined, site: string) => Record<string, unknown>;
 
 /** Keys kept even when empty (20 §2); coordinates are present whenever stored, 0 included (70 §2.2). */
 const ALWAYS_PRESENT = new Set(['show_map', 'show_map_link', 'global_id', 'global_id_lineage', 'geo_lat', 'geo_lng']);
@@ -79,10 +79,10 @@ export function serializeLinkedPost(
     ['description', autop(record.description)],
     ['excerpt', autop(record.excerpt)],
     ['slug', record.slug],
-    ['image', serializeImage(image)],
+    ['image', serializeImage(image, ctx.urls.site)],
     ...type.textFields.map((field): [string, unknown] => [field, record[field] ?? '']),
     ...coordinateEntries(type, record),
-    ['json_ld', options.jsonLd && !options.locked ? jsonLd(record, image) : undefined],
+    ['json_ld', options.jsonLd && !options.locked ? jsonLd(record, image, ctx.urls.site) : undefined],
     ...type.flags.map((flag): [string, unknown] => [flag, record[flag] !== 0]),
     ['global_id', globalId],
     ['global_id_lineage', [globalId]],

@@ -1,3 +1,4 @@
+import { imageUrl } from './image-serializer.ts';
 import { VENUE } from '../../domain/linked-posts/linked-post-type.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { MediaRow } from '../../storage/schema.ts';
@@ -10,11 +11,11 @@ function compact(entries: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The schema.org Place of a venue (20 §4.5); `url` is empty as in the reference without its paid extension. */
-export function venueJsonLd(record: LinkedRecord, image: MediaRow | undefined): Record<string, unknown> {
+export function venueJsonLd(record: LinkedRecord, image: MediaRow | undefined, site: string): Record<string, unknown> {
   const country = record.country ?? '';
   const region = record.stateprovince || (country === 'United States' ? record.state : record.province) || '';
   const jsonLd: Record<string, unknown> = { '@type': 'Place', name: record.name.trim(), description: jsonLdDescription(record.description) };
-  if (image) jsonLd.image = image.url;
+  if (image) jsonLd.image = imageUrl(image, site);
   jsonLd.url = '';
   jsonLd.address = compact({
     '@type': 'PostalAddress',

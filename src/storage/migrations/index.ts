@@ -19,6 +19,7 @@ import { termLockStrength } from './0017-term-lock-strength.ts';
 import { termLinkStarts } from './0018-term-link-starts.ts';
 import { keptTriggerPlans } from './0019-kept-trigger-plans.ts';
 import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
+import { mediaUploads } from './0021-media-uploads.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0018-term-link-starts': termLinkStarts(dialect),
         '0019-kept-trigger-plans': keptTriggerPlans(dialect),
         '0020-clustered-day-counts': clusteredDayCounts(dialect),
+        '0021-media-uploads': mediaUploads(dialect),
       };
     },
   };

@@ -1,5 +1,6 @@
 import { addressParts, linkedName } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
+import { ResponsiveImage } from '../image.tsx';
 import { editionPath, query } from '../links.ts';
 import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
@@ -59,7 +60,7 @@ export function LinkedPostPage({ env, page }: { env: PageEnv; page: LinkedPage }
           {record.email ? <p>{t('page_email')}: <a href={`mailto:${record.email}`}>{record.email}</a></p> : null}
           {record.website ? <p>{t('page_website')}: <a href={record.website}>{host(record.website)}</a></p> : null}
           {map ? <p><a href={map}>{t('page_google_map')}</a></p> : null}
-          {record.image ? <img src={record.image.url} alt={name} /> : null}
+          {record.image ? <ResponsiveImage image={record.image} alt={name} summary={false} /> : null}
           {record.description ? <div class="description" dangerouslySetInnerHTML={{ __html: record.description }} /> : null}
           <section aria-labelledby="events-heading">
             <h2 id="events-heading">{t(page.past ? 'page_past' : 'page_upcoming')}</h2>

@@ -1,19 +1,30 @@
 import { datePart, isoWithOffset, longDate, scheduleText, timeText } from '../dates.ts';
 import { FeaturedLabel, linkedName, localHref, Schedule, venueOf } from '../event-parts.tsx';
+import { srcset } from '../image.tsx';
 import type { EventView, PageEnv } from '../model.ts';
 
-/** The card image (130 §5): the image at its known size, else a 400 × 300 box the stylesheet crops to. */
+/** Narrowest source a 300 px card needs on a 1.3× screen (130 §5). */
+const CARD_WIDTH = 400;
+
+/**
+ * The card image (130 §5): the smallest size at least 400 px wide (else the image itself), every
+ * size of the image's aspect ratio in `srcset`; without known dimensions a 400 × 300 box the
+ * stylesheet crops to.
+ */
 function CardImage({ event }: { event: EventView }) {
   const image = event.image;
   // No image, or a protected event (blanked): a placeholder of the same box, no request.
   if (!image) return <div class="photo-placeholder" aria-hidden="true" />;
+  const sizes = Object.values(image.sizes ?? {}).sort((a, b) => a.width - b.width);
+  const chosen = sizes.find((size) => size.width >= CARD_WIDTH) ?? (image.width && image.height ? { url: image.url, width: image.width, height: image.height } : undefined);
+  const full = image.width && image.height ? { url: image.url, width: image.width, height: image.height } : undefined;
   return (
     <img
-      src={image.url}
-      srcset={image.width ? `${image.url} ${image.width}w` : undefined}
+      src={chosen?.url ?? image.url}
+      srcset={full ? srcset(full, sizes) : undefined}
       sizes="(max-width: 600px) 100vw, 300px"
-      width={image.width ?? 400}
-      height={image.height ?? 300}
+      width={chosen?.width ?? 400}
+      height={chosen?.height ?? 300}
       loading="lazy"
       decoding="async"
       alt=""

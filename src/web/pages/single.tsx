@@ -2,6 +2,7 @@ import { plainTextExcerpt } from '../../domain/text/html-filter.ts';
 import { addDays, datePart, isoWithOffset, timeText } from '../dates.ts';
 import { addressParts, FeaturedLabel, linkedName, localHref, Schedule, TermLinks, venueOf } from '../event-parts.tsx';
 import { Frame } from '../frame.tsx';
+import { ResponsiveImage } from '../image.tsx';
 import { editionPath, query } from '../links.ts';
 import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
@@ -199,7 +200,7 @@ export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage 
       ) : (
         <>
           {event.cost !== '' ? <p class="cost">{event.cost}</p> : null}
-          {event.image ? <img src={event.image.url} alt={event.title} /> : null}
+          {event.image ? <ResponsiveImage image={event.image} alt={event.title} summary={false} /> : null}
           <div class="description" dangerouslySetInnerHTML={{ __html: event.description }} />
           <Details env={env} event={event} />
           {venue ? <VenueBlock env={env} venue={venue} /> : null}

@@ -28,6 +28,11 @@ const CORRECTED: Array<{ dtstart: string; rrule: string; expected: string[] }> =
   {"dtstart": "2025-01-31 10:00:00", "rrule": "FREQ=MONTHLY;COUNT=6", "expected": ["2025-01-31 10:00:00", "2025-03-31 10:00:00", "2025-05-31 10:00:00", "2025-07-31 10:00:00", "2025-08-31 10:00:00", "2025-10-31 10:00:00"]},
   {"dtstart": "2025-01-31 10:00:00", "rrule": "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=6", "expected": ["2025-01-31 10:00:00", "2025-03-31 10:00:00", "2025-05-31 10:00:00", "2025-07-31 10:00:00", "2025-08-31 10:00:00", "2025-10-31 10:00:00"]},
   {"dtstart": "2025-01-31 10:00:00", "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=6", "expected": ["2025-01-31 10:00:00", "2025-02-28 10:00:00", "2025-03-31 10:00:00", "2025-04-30 10:00:00", "2025-05-31 10:00:00", "2025-06-30 10:00:00"]},
+  // Found by the oracle property test (docs/recurrence-oracle.md): a negative BYMONTHDAY with YEARLY and BYMONTH, or without BYMONTH (every month); BY lists out of order; BYSETPOS with HOURLY.
+  {"dtstart": "2027-07-31 10:00:00", "rrule": "FREQ=YEARLY;BYMONTH=2,7,9;BYMONTHDAY=-1;COUNT=6", "expected": ["2027-07-31 10:00:00", "2027-09-30 10:00:00", "2028-02-29 10:00:00", "2028-07-31 10:00:00", "2028-09-30 10:00:00", "2029-02-28 10:00:00"]},
+  {"dtstart": "2027-07-31 10:00:00", "rrule": "FREQ=YEARLY;BYMONTHDAY=-1;COUNT=4", "expected": ["2027-07-31 10:00:00", "2027-08-31 10:00:00", "2027-09-30 10:00:00", "2027-10-31 10:00:00"]},
+  {"dtstart": "2025-11-02 00:00:00", "rrule": "FREQ=WEEKLY;BYMINUTE=30,15;COUNT=4", "expected": ["2025-11-02 00:00:00", "2025-11-02 00:15:00", "2025-11-02 00:30:00", "2025-11-09 00:15:00"]},
+  {"dtstart": "2025-01-01 10:00:00", "rrule": "FREQ=HOURLY;INTERVAL=5;BYMINUTE=0,20,40;BYSETPOS=-1;COUNT=3", "expected": ["2025-01-01 10:00:00", "2025-01-01 10:40:00", "2025-01-01 15:40:00"]},
 ];
 
 describe('recurrence: expansion exact where the library is not', () => {
@@ -46,6 +51,15 @@ describe('recurrence: expansion exact where the library is not', () => {
       { start: '2025-05-02 19:30:00', key: '2025-05-02#2' },
       { start: '2025-05-10 19:30:00', key: '2025-05-10#1' },
     ]);
+  });
+
+  test('the set holds instants: a wall clock in a DST gap and the one it moves to are one instance, excluded by either', () => {
+    // 02:30 in Rome on 2028-03-26 does not exist: it is 01:30Z, as 03:30 CEST is.
+    assert.deepEqual(expand('FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;COUNT=2', '2027-03-28 02:30:00', 'Europe/Rome', { rdate: ['2028-03-26 03:30:00'] }), ['2027-03-28 02:30:00', '2028-03-26 02:30:00']);
+    assert.deepEqual(expand('FREQ=WEEKLY;INTERVAL=2;COUNT=3', '2027-03-14 02:00:00', 'America/New_York', { exdate: ['2027-03-14 02:00:00'] }), ['2027-03-28 02:00:00', '2027-04-11 02:00:00']);
+    assert.deepEqual(expand('FREQ=WEEKLY;INTERVAL=2;COUNT=3', '2027-03-14 02:00:00', 'America/New_York', { exdate: ['2027-03-14 03:00:00'] }), ['2027-03-28 02:00:00', '2027-04-11 02:00:00']);
+    // BYHOUR=2,3 on the spring-forward day: both name 07:00Z.
+    assert.deepEqual(expand('FREQ=DAILY;BYHOUR=2,3;COUNT=4', '2027-03-13 02:00:00', 'America/New_York'), ['2027-03-13 02:00:00', '2027-03-13 03:00:00', '2027-03-14 02:00:00']);
   });
 
   test('UNTIL in UTC keeps the last instance when it falls exactly on the bound in the event zone', () => {
