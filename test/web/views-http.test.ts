@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../helpers/databases.ts';
+import { jpeg } from '../helpers/images.ts';
 import { NS, startTestApp } from '../helpers/test-app.ts';
 import { startPageFixture, type PageFixture } from './fixture.ts';
 
@@ -119,6 +120,40 @@ for (const dialect of DIALECTS) {
       assert.equal((await f.t.queryCount()) - before, once, 'a repeat runs no query');
       assert.equal((await get('/events/photo/?eventDisplay=summary')).status, 200);
       assert.equal((await get('/events/?eventDisplay=photo')).text.includes('<ul class="photos">'), true);
+    });
+  });
+
+  describe(`photo cards of uploaded images [${dialect}]`, { skip: skipReason(dialect) }, () => {
+    test('photo and feed: src = the smallest size at least 400 px wide; srcset = the sizes of the image\'s ratio and the full image; its width and height', async () => {
+      const t = await startTestApp(dialect, { clock: () => new Date('2026-04-10T10:00:00Z'), env: { CALENDAR_UPLOADS: 'database' } });
+      try {
+        const uploaded = await t.app.inject({
+          method: 'POST',
+          url: '/calendar/admin/v1/media',
+          headers: { 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="harbour.jpg"', authorization: t.authHeader(t.users.administrator) },
+          payload: await jpeg(1200, 900),
+        });
+        assert.equal(uploaded.statusCode, 201, uploaded.body);
+        const created = await t.request('POST', `${NS}/events`, { as: 'administrator', body: { title: 'Harbour Walk', status: 'publish', start_date: '2026-04-11 10:00', end_date: '2026-04-11 12:00', image: JSON.parse(uploaded.body).id } });
+        const image = created.body.image as { url: string; width: number; height: number; sizes: Record<string, { url: string; width: number; height: number }> };
+        const sizes = Object.values(image.sizes).sort((a, b) => a.width - b.width);
+        const chosen = sizes.find((size) => size.width >= 400)!;
+        const sameRatio = [image, ...sizes].filter((size) => Math.abs(Math.round((image.height * size.width) / image.width) - size.height) <= 1);
+        const html = (await t.request('GET', '/events/photo/')).text;
+        const img = /<article class="card photo" data-event-id="\d+">(<img [^>]*>)/.exec(html)![1].replace(/&amp;/g, '&');
+        assert.equal(/ src="([^"]+)"/.exec(img)![1], chosen.url);
+        assert.deepEqual(/ srcset="([^"]+)"/.exec(img)![1].split(', ').sort(), sameRatio.map((size) => `${size.url} ${size.width}w`).sort());
+        assert.equal(/ width="(\d+)"/.exec(img)![1], String(chosen.width));
+        assert.equal(/ height="(\d+)"/.exec(img)![1], String(chosen.height));
+        assert.ok(sizes.some((size) => size.width < 400), 'a smaller size exists and is passed over');
+        // The feed's media:content (130 §8.2): the large size, with its own type and dimensions.
+        const large = image.sizes.large as { url: string; width: number; height: number; 'mime-type': string };
+        const feed = (await t.request('GET', '/events/feed/')).text;
+        const media = feed.replace(/&amp;/g, '&').match(/<media:content [^>]*\/>/)![0];
+        assert.equal(media, `<media:content url="${large.url}" medium="image" type="${large['mime-type']}" width="${large.width}" height="${large.height}"/>`);
+      } finally {
+        await t.close();
+      }
     });
   });
 
