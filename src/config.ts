@@ -27,6 +27,8 @@ export interface Config {
   logFormat: 'json' | 'pretty' | null;
   /** Origins allowed by CORS: '*' reflects any origin (the reference's behaviour), [] turns CORS off. */
   corsOrigins: '*' | string[];
+  /** Who may frame `/embed/…` (130 §10.1): any site, or these origins besides the service's own. */
+  embedOrigins: '*' | string[];
   /** Requests per minute per client address; 0 = no limit. */
   rateLimitPerMinute: number;
   /** Failed authentications allowed per client address and per login in `authFailureWindowSeconds`. */
@@ -120,14 +122,22 @@ export interface WebhookSettings {
 /** 80 §4.4: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h — 9 attempts over about 45 h. */
 export const WEBHOOK_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 43_200, 86_400];
 
-export type CalendarView = 'month' | 'list' | 'day';
+/** The views this service renders (55, 130), in the view selector's order. */
+export const CALENDAR_VIEWS = ['list', 'month', 'day', 'photo', 'summary'] as const;
+export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 
 export interface CalendarSettings {
   defaultView: CalendarView;
+  /** The enabled views, in the selector's order; `list` always among them. */
+  views: CalendarView[];
   listPerPage: number;
   monthEventsPerDay: number;
   /** 0 = Sunday … 6 = Saturday. */
   weekStart: number;
+  /** Items of an RSS feed (130 §8.1). */
+  feedItems: number;
+  /** `<url>` entries per sitemap file (130 §9). */
+  sitemapMaxUrls: number;
 }
 export interface BrandSettings {
   /** `#rrggbb`, lower case, readable on the light background. */
@@ -252,6 +262,25 @@ function originList(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+/** `*`, `none`, or origins without a path (130 §2). */
+function embedOrigins(raw: string | undefined): '*' | string[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return '*';
+  if (raw.trim() === 'none') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(`CALENDAR_EMBED_ORIGINS must be *, none or origins like https://news.example.org (no path), got "${origin}"`);
+    }
+    return parsed.origin;
+  });
+}
+
 function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
   if (raw === undefined || raw.trim() === '') return null;
   const format = raw.trim().toLowerCase();
@@ -259,11 +288,29 @@ function logFormat(raw: string | undefined): 'json' | 'pretty' | null {
   throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
 }
 
-function calendarView(raw: string | undefined): CalendarView {
-  const value = raw === undefined || raw.trim() === '' ? 'month' : raw.trim();
-  if (value !== 'month' && value !== 'list' && value !== 'day') {
-    throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be month, list or day, got "${raw}"`);
-  }
+const isCalendarView = (value: string): value is CalendarView => (CALENDAR_VIEWS as readonly string[]).includes(value);
+
+/** CALENDAR_VIEWS (130 §2): a comma list without duplicates that names `list`, which archives fall back on. */
+function calendarViews(raw: string | undefined): CalendarView[] {
+  if (raw === undefined || raw.trim() === '') return [...CALENDAR_VIEWS];
+  const named = raw.split(',').map((view) => view.trim());
+  const problem = named.find((view) => !isCalendarView(view)) !== undefined
+    ? `may name only ${CALENDAR_VIEWS.join(', ')}`
+    : new Set(named).size !== named.length
+      ? 'must not name a view twice'
+      : !named.includes('list')
+        ? 'must include list'
+        : undefined;
+  if (problem !== undefined) throw new ConfigError(`CALENDAR_VIEWS ${problem}, got "${raw}"`);
+  return CALENDAR_VIEWS.filter((view) => named.includes(view));
+}
+
+/** CALENDAR_DEFAULT_VIEW: one of the enabled views; unset, month, else list. */
+function calendarView(raw: string | undefined, views: readonly CalendarView[]): CalendarView {
+  if (raw === undefined || raw.trim() === '') return views.includes('month') ? 'month' : 'list';
+  const value = raw.trim();
+  if (!isCalendarView(value)) throw new ConfigError(`CALENDAR_DEFAULT_VIEW must be one of ${CALENDAR_VIEWS.join(', ')}, got "${raw}"`);
+  if (!views.includes(value)) throw new ConfigError(`CALENDAR_DEFAULT_VIEW "${value}" is not in CALENDAR_VIEWS`);
   return value;
 }
 
@@ -383,6 +430,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     corsOrigins: corsOrigins(env.CALENDAR_CORS_ORIGINS),
+    embedOrigins: embedOrigins(env.CALENDAR_EMBED_ORIGINS),
     rateLimitPerMinute: integer(env, 'CALENDAR_RATE_LIMIT', 0, 0, 1_000_000),
     authFailureLimit: integer(env, 'CALENDAR_AUTH_FAILURE_LIMIT', 10, 1, 1_000_000),
     authFailureWindowSeconds: integer(env, 'CALENDAR_AUTH_FAILURE_WINDOW', 900, 1, 86_400),
@@ -395,10 +443,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxEvents: integer(env, 'CALENDAR_IMPORT_MAX_EVENTS', 5000, 1, 1_000_000),
     importUrlAllowlist: originList(env, 'CALENDAR_IMPORT_URL_ALLOWLIST'),
     calendar: {
-      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW),
+      defaultView: calendarView(env.CALENDAR_DEFAULT_VIEW, calendarViews(env.CALENDAR_VIEWS)),
+      views: calendarViews(env.CALENDAR_VIEWS),
       listPerPage: integer(env, 'CALENDAR_LIST_PER_PAGE', 12, 1, 50),
       monthEventsPerDay: integer(env, 'CALENDAR_MONTH_EVENTS_PER_DAY', 3, 1, 1000),
       weekStart: integer(env, 'CALENDAR_WEEK_START', 1, 0, 6),
+      feedItems: integer(env, 'CALENDAR_FEED_ITEMS', 20, 1, 100),
+      sitemapMaxUrls: integer(env, 'CALENDAR_SITEMAP_MAX_URLS', 50_000, 4, 50_000),
     },
     brand: {
       accentColor: accentColor(env.CALENDAR_ACCENT_COLOR),

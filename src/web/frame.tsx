@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
-import { editionPath, inEdition, query, viewHref, type ViewKind, type ViewState } from './links.ts';
+import { editionPath, inEdition, isListLike, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
 
+const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', photo: 'page_photo', summary: 'page_summary' } as const;
 const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' } as const;
 
 /**
@@ -24,6 +25,8 @@ export interface FrameProps {
   feed?: string;
   /** The feed export of the shown range, absolute. */
   exportFeed?: string;
+  /** The RSS feed of the view's filters, root-relative, with its channel title. */
+  rss?: { href: string; title: string };
   jsonLd?: unknown[];
   /** The view the events bar marks current, and the state its links start from. */
   bar?: { state: ViewState; current?: ViewKind };
@@ -63,17 +66,17 @@ function SearchBar({ env, state, current }: { env: PageEnv; state: ViewState; cu
           />
           <span id="bar-date-hint" class="hint">{t('page_date_hint', { format })}</span>
         </p>
-        {state.past && current === 'list' ? <input type="hidden" name="eventDisplay" value="past" /> : null}
+        {state.past && current !== undefined && isListLike(current) ? <input type="hidden" name="eventDisplay" value="past" /> : null}
         <p>
           <button type="submit">{t('page_find_events')}</button>
         </p>
       </form>
       <nav aria-label={t('page_views_nav')} class="views">
         <ul>
-          {(['list', 'month', 'day'] as const).map((kind) => (
+          {env.views.map((kind) => (
             <li>
               <a href={switchHref(env, state, kind)} aria-current={kind === current ? 'page' : undefined}>
-                {t(kind === 'list' ? 'page_list' : kind === 'month' ? 'page_month' : 'page_day')}
+                {t(VIEW_LABELS[kind])}
               </a>
             </li>
           ))}
@@ -102,7 +105,7 @@ function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
     if (day === undefined && anchorMonth !== undefined) day = env.today.startsWith(anchorMonth) ? env.today : `${anchorMonth}-01`;
     return viewHref(env, { ...base, view: 'day', anchor: day });
   }
-  return viewHref(env, { ...base, view: 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
+  return viewHref(env, { ...base, view: isListLike(kind) ? kind : 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
 }
 
 /** This page in each edition (55 §11); the current one marked. */
@@ -120,12 +123,12 @@ function LanguageLinks({ env }: { env: PageEnv }) {
   );
 }
 
-function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; exportFeed?: string }) {
+function Footer({ env, feed, exportFeed, rss }: { env: PageEnv; feed?: string; exportFeed?: string; rss?: { href: string } }) {
   const { t } = env;
   const subscribe = feed !== undefined && env.publicSite !== null;
   // The language links again (55 §3.1), as a plain list: one languages landmark per page.
   const languages = <div class="menu footer-languages"><LanguageLinks env={env} /></div>;
-  if (!subscribe && exportFeed === undefined) return <footer class="site-footer">{languages}</footer>;
+  if (!subscribe && exportFeed === undefined && rss === undefined) return <footer class="site-footer">{languages}</footer>;
   return (
     <footer class="site-footer">
       <details class="menu">
@@ -143,6 +146,7 @@ function Footer({ env, feed, exportFeed }: { env: PageEnv; feed?: string; export
             </>
           ) : null}
           {exportFeed !== undefined ? <li><a href={exportFeed} rel="nofollow">{t('page_export')}</a></li> : null}
+          {rss !== undefined ? <li><a href={rss.href} type="application/rss+xml">{t('page_rss')}</a></li> : null}
         </ul>
       </details>
       {languages}
@@ -183,6 +187,33 @@ function SiteName({ env, home }: { env: PageEnv; home: string }) {
   );
 }
 
+/**
+ * The frame of an embed page (130 §10.1): the view's `<main>` and a link to the full calendar,
+ * without the site's header, events bar and footer; never indexed.
+ */
+function EmbedDocument(props: FrameProps) {
+  const { env } = props;
+  const embed = env.embed!;
+  return (
+    <html lang={env.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} – ${env.siteName}`}</title>
+        <meta name="robots" content="noindex" />
+        <link rel="stylesheet" href={env.assets.stylesheet} />
+        {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
+        <script src={embed.script} defer />
+        <link rel="icon" href="data:," />
+      </head>
+      <body class="embed">
+        <Main {...props} />
+        <p class="full-calendar"><a href={embed.fullCalendar}>{env.t('page_full_calendar')}</a></p>
+      </body>
+    </html>
+  );
+}
+
 /** The common frame of 55 §3.1 around a page's `<main>` content. */
 export function Frame(props: FrameProps) {
   const { env } = props;
@@ -198,6 +229,7 @@ export function Frame(props: FrameProps) {
       </html>
     );
   }
+  if (env.embed) return <EmbedDocument {...props} />;
   const canonical = env.site + EDITION_PREFIXES[env.lang] + (props.canonical ?? env.path.split('?')[0]);
   const eventsHome = editionPath(env, '/events/');
   return (
@@ -213,6 +245,7 @@ export function Frame(props: FrameProps) {
         ))}
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
+        {props.rss ? <link rel="alternate" type="application/rss+xml" title={props.rss.title} href={props.rss.href} /> : null}
         <link rel="stylesheet" href={env.assets.stylesheet} />
         {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
         <script src={env.assets.script} defer />
@@ -232,7 +265,7 @@ export function Frame(props: FrameProps) {
         </header>
         <Bar {...props} />
         <Main {...props} />
-        <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} />
+        <Footer env={env} feed={props.feed} exportFeed={props.exportFeed} rss={props.rss} />
       </body>
     </html>
   );

@@ -15,7 +15,7 @@ function matchesRatio(full: Candidate, candidate: Candidate): boolean {
 }
 
 /** The full image and every size of its aspect ratio, widths up to 2048, one entry per width. */
-function srcset(full: Candidate, sizes: Candidate[]): string {
+export function srcset(full: Candidate, sizes: Candidate[]): string {
   const seen = new Set<number>();
   const members: string[] = [];
   for (const candidate of [full, ...sizes]) {

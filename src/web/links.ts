@@ -1,7 +1,8 @@
+import type { CalendarView } from '../config.ts';
 import { EDITION_PREFIXES, type Language } from '../i18n/catalog.ts';
 import type { PageEnv } from './model.ts';
 
-export type ViewKind = 'month' | 'list' | 'day';
+export type ViewKind = CalendarView;
 
 /** A category (`path` = ancestor slugs and its own, `/`-joined) or tag archive. */
 export interface ArchiveRef {
@@ -23,6 +24,11 @@ export interface ViewState {
   anchor?: string;
 }
 
+/** Views that select, order and page events as the list does (130 §5, §6). */
+export function isListLike(view: ViewKind): view is 'list' | 'photo' | 'summary' {
+  return view === 'list' || view === 'photo' || view === 'summary';
+}
+
 /** `{base}{edition}` + path: root-relative, so links work behind any origin. */
 export function editionPath(env: Pick<PageEnv, 'basePath' | 'lang'>, path: string, lang: Language = env.lang): string {
   return `${env.basePath}${EDITION_PREFIXES[lang]}${path}`;
@@ -39,15 +45,17 @@ export function viewPath(state: Omit<ViewState, 'search' | 'date' | 'past'>): st
   if (state.archive) path += `${state.archive.taxonomy}/${state.archive.path}/`;
   if (state.view === 'month') path += state.anchor ? `${state.anchor}/` : 'month/';
   else if (state.view === 'day') path += state.anchor ? `${state.anchor}/` : 'today/';
-  else path += state.page > 1 ? `list/page/${state.page}/` : 'list/';
+  else path += state.page > 1 ? `${state.view}/page/${state.page}/` : `${state.view}/`;
   if (state.featured) path += 'featured/';
   return path;
 }
 
 /** A view link: path plus the §3.2 parameters in effect, in their order (search, date, display). */
 export function viewHref(env: PageEnv, state: ViewState): string {
-  const display = state.view === 'list' && state.past ? 'past' : undefined;
-  const date = state.view === 'list' ? state.date : undefined;
+  if (env.embed?.views.includes(state.view)) return env.embed.href(state);
+  const listLike = isListLike(state.view);
+  const display = listLike && state.past ? 'past' : undefined;
+  const date = listLike ? state.date : undefined;
   return editionPath(env, viewPath(state)) + query([['tribe-bar-search', state.search], ['tribe-bar-date', date], ['eventDisplay', display]]);
 }
 

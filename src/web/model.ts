@@ -2,6 +2,7 @@ import type { RenderContext } from '../render/context.ts';
 import type { Language } from '../i18n/catalog.ts';
 import type { MessageKey, MessageVars } from '../i18n/catalog.ts';
 import type { PageAssets } from './page-assets.ts';
+import type { ViewKind, ViewState } from './links.ts';
 
 /**
  * What pages show of an event: the API's own object (10 §3), rendered from the read model by the
@@ -10,6 +11,10 @@ import type { PageAssets } from './page-assets.ts';
  */
 export interface EventView {
   id: number;
+  global_id: string;
+  /** Publication and last change, `YYYY-MM-DD HH:MM:SS` UTC. */
+  date_utc: string;
+  modified_utc: string;
   url: string;
   title: string;
   description: string;
@@ -38,9 +43,10 @@ export interface EventView {
 /** The API's `image` object (10 §3.5, 110-media §7.1); dimensions only when known. */
 export interface ImageView {
   url: string;
+  extension?: string;
   width?: number;
   height?: number;
-  sizes?: Record<string, { url: string; width: number; height: number }>;
+  sizes?: Record<string, { url: string; width: number; height: number; 'mime-type'?: string }>;
 }
 
 export interface TermView {
@@ -97,6 +103,23 @@ export interface PageEnv {
   context: RenderContext;
   /** The stylesheets, script and logo every page links to. */
   assets: PageAssets;
+  /** The enabled views (CALENDAR_VIEWS), in the selector's order. */
+  views: readonly ViewKind[];
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
   partial: boolean;
+  /** Set on embed pages (130 §10.1): the frame they render in and where their own links lead. */
+  embed?: EmbedFrame;
+}
+
+/** An embed page's frame: its views' links stay inside the embed, with its parameters. */
+export interface EmbedFrame {
+  /** The views the embed shows; links to other views leave the frame. */
+  views: readonly ViewKind[];
+  /** The embed address of a view state. */
+  href(state: ViewState): string;
+  /** "View full calendar": the matching page. */
+  fullCalendar: string;
+  /** Root-relative start of the embed's own addresses: every other link opens in the top window. */
+  prefix: string;
+  script: string;
 }

@@ -192,6 +192,20 @@ dl .terms{font-size:inherit}
   .paging ul{gap:var(--space-2)}
 }
 @media (prefers-reduced-motion:reduce){*{transition:none!important;animation:none!important}}
+/* Photo and summary views (130 §5, §6) */
+.photos{list-style:none;padding:0;margin:var(--space-4) 0;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,16rem),1fr));gap:var(--space-4)}
+.photo{height:100%;padding:0;overflow:hidden}
+.photo img,.photo-placeholder{display:block;width:100%;aspect-ratio:4/3;height:auto;object-fit:cover;background:var(--surface-sunken)}
+.photo h2{font-size:var(--step-1);margin:var(--space-3) var(--space-4) var(--space-2)}
+.photo .schedule,.photo .place{margin:var(--space-1) var(--space-4) var(--space-3)}
+.summary{list-style:none;padding:0;margin:0}
+.summary li{padding:var(--space-2) 0;border-bottom:1px solid var(--border)}
+.summary time{font-variant-numeric:tabular-nums;margin-right:var(--space-2)}
+.ongoing{font-weight:600;margin-right:var(--space-2)}
+/* Embed pages (130 §10.1): the host page gives the width and the margins. */
+body.embed{max-width:none;padding:0 var(--space-2)}
+body.embed h1{font-size:var(--step-3);margin-top:var(--space-3)}
+.full-calendar{margin:var(--space-4) 0}
 @media print{
   body{max-width:none;padding:0;font-size:11pt}
   .skip,.site-header nav,.bar,.site-footer,.menu,nav.paging,.notices:empty{display:none!important}

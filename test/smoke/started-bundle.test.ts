@@ -160,6 +160,26 @@ describe('the started bundle (npm start)', () => {
         assert.ok(index.routes['/calendar/events/v1/events'], 'the index lists the events route');
       });
 
+      test('the photo and summary views, the feed, the sitemap, robots.txt, an embed page and the embed scripts answer 200 from the bundle', async () => {
+        for (const [path, type] of [
+          ['/events/photo/', 'text/html; charset=utf-8'],
+          ['/da/events/summary/', 'text/html; charset=utf-8'],
+          ['/events/feed/', 'application/rss+xml; charset=UTF-8'],
+          ['/da/events/feed/', 'application/rss+xml; charset=UTF-8'],
+          ['/sitemap.xml', 'application/xml; charset=UTF-8'],
+          ['/sitemaps/events-1.xml', 'application/xml; charset=UTF-8'],
+          ['/robots.txt', 'text/plain; charset=utf-8'],
+          ['/embed/events/', 'text/html; charset=utf-8'],
+          ['/assets/embed.js', 'text/javascript; charset=utf-8'],
+          ['/assets/embed-frame.js', 'text/javascript; charset=utf-8'],
+        ]) {
+          const response = await fetch(`${service.origin}${path}`);
+          assert.equal(response.status, 200, path);
+          assert.equal(response.headers.get('content-type'), type, path);
+          await response.arrayBuffer();
+        }
+      });
+
       test('a user added with the calendar CLI writes through the service, and the read that follows sees it', async () => {
         const added = await calendarCli(database.url, 'users', 'add', 'smoke-editor', '--role', 'editor');
         const password = /application password: (\S+)/.exec(added)?.[1];

@@ -372,7 +372,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(hreflangs, ['en', 'da', 'it', 'es', 'x-default']);
       // The switcher in the header and the language links in the footer (55 §3.1, §11).
       const footer = /<footer class="site-footer">.*<\/footer>/s.exec(da.text)![0];
-      assert.deepEqual(hrefs(footer).filter((href) => href.startsWith('/')), ['/events/2026-04/', '/da/events/2026-04/', '/it/events/2026-04/', '/es/events/2026-04/']);
+      assert.deepEqual(hrefs(footer).filter((href) => href.startsWith('/')), ['/da/events/feed/', '/events/2026-04/', '/da/events/2026-04/', '/it/events/2026-04/', '/es/events/2026-04/']);
       has(footer, /<a href="\/da\/events\/2026-04\/" lang="da" hreflang="da" aria-current="true">Dansk<\/a>/);
     });
   });

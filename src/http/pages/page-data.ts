@@ -136,6 +136,14 @@ export class PageData {
     return { ends_after: `${first} 00:00:00`, starts_before: `${addDays(last, 1)} 00:00:00` };
   }
 
+  /** A category or tag named by slug or id (an embed's `categories`/`tags` entry, 130 §10.1). */
+  async termEntry(taxonomy: ArchiveRef['taxonomy'], entry: string, now: Date): Promise<(ResolvedTerm & { ids: number[] }) | undefined> {
+    const bySlug = await this.term({ taxonomy, path: entry });
+    if (bySlug || !/^[1-9]\d{0,9}$/.test(entry)) return bySlug;
+    const row = await new TermsRepository(this.db).findById(taxonomy === 'category' ? 'tribe_events_cat' : 'post_tag', Number(entry), formatWall(now));
+    return row ? this.term({ taxonomy, path: row.slug }) : undefined;
+  }
+
   /** A category by archive path or slug (descendants included) or a tag by slug; undefined = unknown. */
   async term(archive: ArchiveRef): Promise<(ResolvedTerm & { ids: number[] }) | undefined> {
     const taxonomy = archive.taxonomy === 'category' ? 'tribe_events_cat' : 'post_tag';

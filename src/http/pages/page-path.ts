@@ -1,18 +1,20 @@
 import type { CalendarView } from '../../config.ts';
 import { isDate, isMonth } from '../../web/dates.ts';
-import type { ArchiveRef } from '../../web/links.ts';
+import { isListLike, type ArchiveRef } from '../../web/links.ts';
 
 /** The page a path names (55 §2), before anything is read. */
 export type PageTarget =
-  | { kind: 'view'; view?: CalendarView; archive?: ArchiveRef; featured: boolean; page?: number; anchor?: string; today?: boolean; ical?: boolean }
+  | { kind: 'view'; view?: CalendarView; archive?: ArchiveRef; featured: boolean; page?: number; anchor?: string; today?: boolean; ical?: boolean; feed?: boolean }
   | { kind: 'event'; slug: string; date?: string; ical?: boolean }
   | { kind: 'linked'; type: 'venue' | 'organizer'; slug: string }
   | { kind: 'redirect'; location: string; status: 301 | 302 }
   | { kind: 'plain' }
   | { kind: 'not-found' };
 
-const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed']);
+const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed', 'photo', 'summary']);
 const NOT_FOUND: PageTarget = { kind: 'not-found' };
+/** WordPress's other feed names after `feed/`: one RSS 2.0 format answers for them (130 §3). */
+const FEED_ALIASES = new Set(['feed', 'rss', 'rss2', 'rdf', 'atom']);
 
 function positive(text: string | undefined): number | undefined {
   return text !== undefined && /^[1-9]\d{0,5}$/.test(text) ? Number(text) : undefined;
@@ -25,19 +27,20 @@ function viewSuffix(segments: string[], archive: ArchiveRef | undefined): PageTa
     const segment = segments[i];
     if (segment === 'featured' && !target.featured) target.featured = true;
     else if (segment === 'ical' && i === segments.length - 1) target.ical = true;
+    else if (segment === 'feed' && i === segments.length - 1 && target.view === undefined) target.feed = true;
     else if (target.view !== undefined && segment !== 'page') return NOT_FOUND;
     else if (segment === 'month') target.view = 'month';
-    else if (segment === 'list') target.view = 'list';
+    else if (segment === 'list' || segment === 'photo' || segment === 'summary') target.view = segment;
     else if (segment === 'today') {
       target.view = 'day';
       target.today = true;
     } else if (segment === 'day' && isDate(segments[i + 1] ?? '')) {
       target.view = 'day';
       target.anchor = segments[++i];
-    } else if (segment === 'page' && (target.view === undefined || target.view === 'list') && target.page === undefined) {
+    } else if (segment === 'page' && (target.view === undefined || isListLike(target.view)) && target.page === undefined) {
       const page = positive(segments[++i]);
       if (page === undefined) return NOT_FOUND;
-      target.view = 'list';
+      target.view ??= 'list';
       target.page = page;
     } else if (isMonth(segment)) {
       target.view = 'month';
@@ -66,6 +69,9 @@ export function parsePagePath(path: string): PageTarget {
   const [head, ...rest] = segments;
   if (head === undefined) return { kind: 'plain' };
   if (head === 'events') {
+    if (rest.length >= 2 && rest[rest.length - 2] === 'feed' && FEED_ALIASES.has(rest[rest.length - 1])) {
+      return { kind: 'redirect', location: `/${raw.slice(0, -1).join('/')}/`, status: 301 };
+    }
     if (rest[0] === 'category') {
       const end = rest.findIndex((segment, index) => index > 0 && (VIEW_KEYWORDS.has(segment) || isMonth(segment) || isDate(segment)));
       const termPath = rest.slice(1, end === -1 ? undefined : end);

@@ -19,7 +19,7 @@ import type { Storage } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/schema.ts';
 import { datePart } from '../../web/dates.ts';
 import { editionPath, query } from '../../web/links.ts';
-import type { LinkedView, PageEnv } from '../../web/model.ts';
+import type { EmbedFrame, LinkedView, PageEnv } from '../../web/model.ts';
 import { LinkedPostPage } from '../../web/pages/linked.tsx';
 import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
@@ -34,15 +34,32 @@ import { PageData } from './page-data.ts';
 import { markPageAnswer } from '../plugins/request-state.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
+import { loadFeed } from './feed-loader.ts';
+import { Sitemaps } from './sitemap-loader.ts';
+import { embedQuery, loadEmbed, readEmbedParams, type EmbedParams } from './embed-loader.ts';
+import { embedContentSecurityPolicy } from '../plugins/security.ts';
+import { EMBED_FRAME_SCRIPT, EMBED_FRAME_SCRIPT_PATH } from '../../web/embed/frame-script.ts';
+import { renderEmbed } from '../../web/embed/render-embed.ts';
+import { EMBED_ELEMENT_PATH, embedElementScript } from '../../web/embed/element-script.ts';
+import { Frame } from '../../web/frame.tsx';
 import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 
-/** A page answer before headers: HTML with its status, or a redirect. */
+/**
+ * A page answer before headers: a body (HTML unless `type` says otherwise) with its status, or a
+ * redirect. `robots` replaces the `X-Robots-Tag` that `noindex` sets.
+ */
 type Answer =
-  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string> }
+  | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string>; type?: string; robots?: string; maxAge?: number }
   | { status: 301 | 302; location: string };
 
 export const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** robots.txt (130 §9): the API and search results stay out of indexes; the sitemap is named. */
+function robotsTxt(base: string, apiPath: string, site: string): string {
+  const api = Object.values(EDITION_PREFIXES).map((prefix) => `Disallow: ${apiPath}${prefix}/calendar/`);
+  return ['User-agent: *', ...api, `Disallow: ${base}/*tribe-bar-search=`, `Sitemap: ${site}/sitemap.xml`, ''].join('\n');
+}
 
 function isLoopback(origin: string): boolean {
   const host = new URL(origin).hostname;
@@ -100,6 +117,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       context: visitor,
       assets: assets.links,
       partial: new URLSearchParams(search).get('partial') === '1',
+      views: config.calendar.views,
     };
     return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
   };
@@ -230,6 +248,12 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
         return linkedPage(req, target.type, record, options);
       }
       case 'view': {
+        if (target.feed) {
+          const feed = await loadFeed(data, config.calendar, req.ctx, req.env, target, readViewParams(req.params));
+          if (feed.kind === 'redirect') return { status: 301, location: feed.location };
+          if (feed.kind === 'not-found') return notFound(req);
+          return { status: 200, html: feed.xml, noindex: true, robots: 'noindex, follow', type: 'application/rss+xml; charset=UTF-8' };
+        }
         const outcome = await loadView(data, config.calendar, req.ctx, req.env, target, readViewParams(req.params));
         if (outcome.kind === 'redirect') return { status: 301, location: outcome.location };
         if (outcome.kind === 'not-found') {
@@ -255,12 +279,12 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       const location = result.location.startsWith('/') ? `${base}${EDITION_PREFIXES[req.lang]}${result.location}` : result.location;
       return reply.code(result.status).header('Location', location).header('Cache-Control', 'public, max-age=60').send();
     }
-    reply.code(result.status).type('text/html; charset=utf-8');
+    reply.code(result.status).type(result.type ?? 'text/html; charset=utf-8');
     for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
-    if (result.noindex) reply.header('X-Robots-Tag', 'noindex');
+    if (result.noindex) reply.header('X-Robots-Tag', result.robots ?? 'noindex');
     if (result.private) return reply.header('Cache-Control', 'private, no-store').send(request.method === 'HEAD' ? '' : result.html);
     const tag = tagOf(result);
-    reply.header('Cache-Control', 'public, max-age=60').header('ETag', tag);
+    reply.header('Cache-Control', `public, max-age=${result.maxAge ?? 60}`).header('ETag', tag);
     if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.send(request.method === 'HEAD' ? '' : result.html);
   };
@@ -280,13 +304,18 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     }
     // The router ignores trailing slashes; pages have exactly one canonical form (55 §2).
     if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
+    return respond(request, reply, req, () => answer(req, request));
+  };
+
+  /** Visitors' answers come from the cache of the current epoch (a repeat runs no query). */
+  const respond = async (request: FastifyRequest, reply: FastifyReply, req: PageRequest, produce: () => Promise<Answer>): Promise<FastifyReply> => {
     const cacheable = request.method !== 'POST' && request.user === null;
-    if (!cacheable) return send(request, reply, req, await answer(req, request));
+    if (!cacheable) return send(request, reply, req, await produce());
     // The epoch is read first: anything computed after it is at least that new.
     const view = await cache.open(req.ctx);
     const minute = formatWall(req.ctx.now).slice(0, 16);
-    const key = JSON.stringify([lang, req.env.site, path, search, minute]);
-    return send(request, reply, req, await view.get(key, () => answer(req, request)));
+    const key = JSON.stringify([req.lang, req.env.site, req.path, req.search, minute]);
+    return send(request, reply, req, await view.get(key, produce));
   };
   const notFoundHtml = (req: PageRequest) => html(MessagePage({ env: req.env, title: req.env.t('page_not_found'), text: req.env.t('page_not_found_text') }));
 
@@ -297,6 +326,82 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const routes = [...root, ...PAGE_PREFIXES.flatMap((page) => [`${prefix}${page}`, `${prefix}${page}/*`])];
     for (const url of routes) app.route({ method: [...METHODS], url, config: { page: true }, handler: handler(lang) });
   }
+  // Embed pages (130 §10.1): framed by the sites CALENDAR_EMBED_ORIGINS names, cached by their
+  // recognised parameters only.
+  const embedAnswer = async (req: PageRequest, params: EmbedParams | { invalid: string }): Promise<Answer> => {
+    const embedFrame = (frame: Omit<EmbedFrame, 'script'>): PageEnv => ({ ...req.env, embed: { ...frame, script: base + EMBED_FRAME_SCRIPT_PATH } });
+    const fallback = { views: [], prefix: editionPath(req.env, '/embed/'), fullCalendar: editionPath(req.env, '/events/'), href: () => '' };
+    if (req.path !== '/embed/events/') return notFound({ ...req, env: embedFrame(fallback) });
+    const invalid = (parameter: string): Answer => {
+      const env = embedFrame(fallback);
+      const text = env.t('rest_invalid_param', { params: parameter });
+      return { status: 400, html: renderEmbed(Frame({ env, title: text, noindex: true, alert: text, children: null }), fallback.prefix), noindex: true };
+    };
+    if ('invalid' in params) return invalid(params.invalid);
+    const outcome = await loadEmbed(data, config.calendar, req.ctx, req.env, params);
+    if (outcome.kind === 'invalid') return invalid(outcome.parameter);
+    if (outcome.kind === 'not-found') return notFound({ ...req, env: embedFrame(fallback) });
+    const env = embedFrame(outcome.frame);
+    return { status: 200, html: renderEmbed(CalendarView({ env, model: outcome.model }), outcome.frame.prefix), noindex: true };
+  };
+  const embedOptions = { config: { page: true, contentSecurityPolicy: embedContentSecurityPolicy(config.embedOrigins) } };
+  for (const lang of LANGUAGES) {
+    const prefix = base + EDITION_PREFIXES[lang];
+    const embedHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const mark = request.url.indexOf('?');
+      const fullPath = mark === -1 ? request.url : request.url.slice(0, mark);
+      const path = fullPath.slice(prefix.length);
+      if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${mark === -1 ? '' : request.url.slice(mark)}`).send();
+      const params = readEmbedParams(new URLSearchParams(mark === -1 ? '' : request.url.slice(mark)));
+      // The key holds the recognised parameters only: other ones cannot multiply the entries.
+      const search = 'invalid' in params ? `?invalid=${params.invalid}` : embedQuery(params);
+      const req = pageRequest(request, lang, path, search);
+      return respond(request, reply, req, () => embedAnswer(req, params));
+    };
+    app.get(`${prefix}/embed`, embedOptions, embedHandler);
+    app.get(`${prefix}/embed/*`, embedOptions, embedHandler);
+  }
+  app.get(`${base}${EMBED_FRAME_SCRIPT_PATH}`, { config: { page: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(EMBED_FRAME_SCRIPT),
+  );
+
+  // `<calendar-events>` (130 §10.2): loaded by other sites, so readable by them; unversioned, so revalidated.
+  const element = embedElementScript(base);
+  const elementTag = entityTag(element);
+  app.get(`${base}${EMBED_ELEMENT_PATH}`, { config: { page: true } }, async (request, reply) => {
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .header('ETag', elementTag)
+      .header('Access-Control-Allow-Origin', '*')
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
+    reply.removeHeader('Access-Control-Allow-Credentials');
+    if (noneMatchHits(request.headers['if-none-match'], elementTag)) return reply.code(304).send();
+    return reply.send(element);
+  });
+
+  // Sitemaps and robots.txt (130 §9): one per site, not per edition; cached and tagged as pages.
+  const sitemaps = new Sitemaps(db, config.calendar.sitemapMaxUrls, config.calendar.views);
+  const xmlAnswer = (xml: string | undefined, req: PageRequest): Answer =>
+    xml === undefined ? notFound(req) : { status: 200, html: xml, noindex: true, robots: 'noindex, follow', type: 'application/xml; charset=UTF-8' };
+  const siteFile = (produce: (req: PageRequest) => Promise<Answer>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const mark = request.url.indexOf('?');
+    const path = (mark === -1 ? request.url : request.url.slice(0, mark)).slice(base.length);
+    const req = pageRequest(request, 'en', path, '');
+    return respond(request, reply, req, () => produce(req));
+  };
+  const routeOptions = { config: { page: true } };
+  app.get(`${base}/sitemap.xml`, routeOptions, siteFile(async (req) => xmlAnswer(await sitemaps.index(req.env.site), req)));
+  app.get(`${base}/sitemaps/:name`, routeOptions, siteFile(async (req) => xmlAnswer(await sitemaps.file(req.env.site, req.path.slice('/sitemaps/'.length)), req)));
+  app.get(`${base}/wp-sitemap.xml`, routeOptions, async (_request, reply) => reply.code(301).header('Location', `${base}/sitemap.xml`).header('Cache-Control', 'public, max-age=60').send());
+  app.get(`${base}/robots.txt`, routeOptions, siteFile(async (req) => ({
+    status: 200,
+    html: robotsTxt(base, config.apiPath, req.env.site),
+    noindex: false,
+    type: 'text/plain; charset=utf-8',
+    maxAge: 3600,
+  })));
+
   for (const { path, type, body } of assets.files) {
     app.get(`${base}${path.split('?')[0]}`, { config: { page: true } }, async (_request, reply) =>
       reply.type(type).header('Cache-Control', 'public, max-age=31536000, immutable').send(body),

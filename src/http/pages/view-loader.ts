@@ -1,6 +1,7 @@
 import type { CalendarSettings } from '../../config.ts';
 import { addDays, addMonths, coveredDates, datePart, isDate, isMonth, longDate, monthPart, monthTitle, weekday } from '../../web/dates.ts';
-import { query, type ArchiveRef, type ViewState } from '../../web/links.ts';
+import { editionPath, isListLike, query, type ArchiveRef, type ViewState } from '../../web/links.ts';
+import { feedTitle } from '../../web/feeds/rss.ts';
 import type { PageEnv } from '../../web/model.ts';
 import type { EventModel } from '../../render/json/event-serializer.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
@@ -28,6 +29,39 @@ function feedPairs(filters: ViewFilters, term?: { taxonomy: 'category' | 'tag'; 
   ];
 }
 
+/** What an embed (130 §10.1) adds to a view: its own filters and list size. */
+export interface EmbedSelection {
+  filters?: Pick<ViewFilters, 'categoryIds' | 'tagIds' | 'venueIds' | 'organizerIds'>;
+  perPage?: number;
+}
+
+export type ArchiveOutcome =
+  | { kind: 'archive'; archive?: ArchiveRef; term?: ResolvedTerm & { ids: number[] } }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'not-found' };
+
+/** The archive (§9) a view or feed path names, by path or R's plain-permalink parameters. */
+export async function resolveArchive(data: PageData, env: PageEnv, target: ViewTarget, params: ViewParams): Promise<ArchiveOutcome> {
+  let archive: ArchiveRef | undefined = target.archive;
+  if (!archive && params.category !== undefined) archive = { taxonomy: 'category', path: params.category };
+  else if (!archive && params.tag !== undefined) archive = { taxonomy: 'tag', path: params.tag };
+  if (!archive) return { kind: 'archive' };
+  const term = await data.term(archive);
+  if (!term) return { kind: 'not-found' };
+  if (target.archive && term.path !== archive.path) {
+    const prefix = `/events/category/${archive.path}/`;
+    const current = env.path.split('?');
+    return { kind: 'redirect', location: `/events/category/${term.path}/${current[0].slice(prefix.length)}${current[1] ? `?${current[1]}` : ''}` };
+  }
+  return { kind: 'archive', archive: { taxonomy: archive.taxonomy, path: term.path }, term };
+}
+
+/** The RSS feed following a view's filters (130 §8), root-relative, and its title. */
+export function rssLink(env: PageEnv, archive: ArchiveRef | undefined, termName: string | undefined, featured: boolean): { href: string; title: string } {
+  const path = `/events/${archive ? `${archive.taxonomy}/${archive.path}/` : ''}${featured ? 'featured/' : ''}feed/`;
+  return { href: editionPath(env, path), title: feedTitle(env, termName, featured) };
+}
+
 /**
  * Builds the model of a month, list or day view (55 §4–§6, §9) from the parsed path and
  * parameters; every read goes through PageData.
@@ -39,28 +73,20 @@ export async function loadView(
   env: PageEnv,
   target: ViewTarget,
   params: ViewParams,
+  embed: EmbedSelection = {},
 ): Promise<ViewOutcome> {
   const notices: string[] = [];
   let noindex = params.search !== undefined;
 
-  // Archive (§9): by path, or R's plain-permalink parameters.
-  let archive: ArchiveRef | undefined = target.archive;
-  if (!archive && params.category !== undefined) archive = { taxonomy: 'category', path: params.category };
-  else if (!archive && params.tag !== undefined) archive = { taxonomy: 'tag', path: params.tag };
-  let term: (ResolvedTerm & { ids: number[] }) | undefined;
-  if (archive) {
-    term = await data.term(archive);
-    if (!term) return { kind: 'not-found' };
-    if (target.archive && term.path !== archive.path) {
-      const prefix = `/events/category/${archive.path}/`;
-      const current = env.path.split('?');
-      return { kind: 'redirect', location: `/events/category/${term.path}/${current[0].slice(prefix.length)}${current[1] ? `?${current[1]}` : ''}` };
-    }
-    archive = { taxonomy: archive.taxonomy, path: term.path };
-  }
+  const resolved = await resolveArchive(data, env, target, params);
+  if (resolved.kind !== 'archive') return resolved;
+  const { archive, term } = resolved;
 
   const display = params.display;
-  const view = target.view ?? (display === 'month' || display === 'list' || display === 'day' ? display : display === 'past' ? 'list' : settings.defaultView);
+  // A disabled view's path is not found; naming one in `eventDisplay` falls back on the default (130 §3).
+  if (target.view !== undefined && !settings.views.includes(target.view)) return { kind: 'not-found' };
+  const named = settings.views.find((enabled) => enabled === display);
+  const view = target.view ?? named ?? (display === 'past' ? 'list' : settings.defaultView);
   let page = target.page ?? 1;
   if (params.paged !== undefined) {
     if (!/^[1-9]\d{0,5}$/.test(params.paged)) return { kind: 'not-found' };
@@ -83,6 +109,7 @@ export async function loadView(
     featured,
     categoryIds: term && archive?.taxonomy === 'category' ? term.ids : undefined,
     tagIds: term && archive?.taxonomy === 'tag' ? term.ids : undefined,
+    ...embed.filters,
   };
   const termRef = term && archive ? { taxonomy: archive.taxonomy, id: term.id } : undefined;
   const feed = `${env.ns}/events.ics${query(feedPairs(filters, termRef))}`;
@@ -96,16 +123,17 @@ export async function loadView(
     notices,
     feed,
     exportFeed: exportFeed(from, to),
+    rss: rssLink(env, archive, term?.name, featured),
   });
   const base = { archive, featured, search: params.search, past: false, page: 1 };
   const nowWall = data.siteNow(ctx.now);
 
-  if (view === 'list') {
+  if (isListLike(view)) {
     const past = display === 'past';
-    const state: ViewState = { ...base, view: 'list', date, past, page };
+    const state: ViewState = { ...base, view, date, past, page };
     const from = date ?? datePart(nowWall);
     const reference = date ? `${date} 00:00:00` : nowWall;
-    const perPage = settings.listPerPage;
+    const perPage = embed.perPage ?? settings.listPerPage;
     const result = past
       ? await data.list(ctx, filters, { ends_before: reference }, page, perPage, true)
       : await data.list(ctx, filters, { ends_after: reference }, page, perPage);
@@ -120,7 +148,7 @@ export async function loadView(
     const model: ListModel<EventModel> = {
       ...frame(state, h1, events.length > 0 ? datePart(events[0].event.start_local) : from, last < from ? from : last),
       noindex,
-      kind: 'list',
+      kind: view,
       events,
       from: past ? undefined : from,
       hasPrevious,

@@ -15,6 +15,8 @@ declare module 'fastify' {
     ownAuthorization?: boolean;
     /** Probed every few seconds by monitors (`/healthz`, `/readyz`, 140 §2): no request log line at `info`. */
     probe?: boolean;
+    /** A page framed by other sites (130 §10.1): its policy replaces the pages' one. */
+    contentSecurityPolicy?: string;
     /** An uploaded file (110-media §5.2): publicly cacheable whoever asks. */
     publicFile?: boolean;
     /** The route reads its own multipart parts (file uploads). */

@@ -9,14 +9,30 @@ import { answeredByPage } from './request-state.ts';
 export const PAGE_CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' https: data:; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
 
+/**
+ * The embed pages' policy (130 §10.1): the pages' own with `frame-ancestors` opened to the sites
+ * CALENDAR_EMBED_ORIGINS names (`*` any, `none` only this site).
+ */
+export function embedContentSecurityPolicy(origins: Config['embedOrigins']): string {
+  const ancestors = origins === '*' ? '*' : ["'self'", ...origins].join(' ');
+  return PAGE_CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", `frame-ancestors ${ancestors}`);
+}
+
 /** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
 export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
   if (answeredByPage(request)) {
-    // Pages may be framed by the site itself and indexed (the page sets X-Robots-Tag itself).
-    reply.header('X-Frame-Options', 'SAMEORIGIN');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    reply.header('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
+    const framing = request.routeOptions?.config?.contentSecurityPolicy;
+    if (typeof framing === 'string') {
+      // Embed pages are framed by other sites: their policy says which, and X-Frame-Options cannot.
+      reply.removeHeader('X-Frame-Options');
+      reply.header('Content-Security-Policy', framing);
+    } else {
+      // Pages may be framed by the site itself and indexed (the page sets X-Robots-Tag itself).
+      reply.header('X-Frame-Options', 'SAMEORIGIN');
+      reply.header('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
+    }
     // The browser asks again for credentials the service refused (55 §7.5).
     if (reply.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="calendar"');
     if (request.user) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');

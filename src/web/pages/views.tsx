@@ -19,6 +19,7 @@ import type { EventModel } from '../../render/json/event-serializer.ts';
 import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
+import { PhotoCards, SummaryDays } from './list-variants.tsx';
 
 /** What every view page shows around its body (55 §3, §9). */
 export interface ViewFrame {
@@ -30,11 +31,14 @@ export interface ViewFrame {
   notices: string[];
   feed: string;
   exportFeed: string;
+  /** The RSS feed of the same filters (130 §3). */
+  rss: { href: string; title: string };
 }
 
 /** `E`: read models as loaded (EventModel), event views once rendered (EventView). */
+/** The list view and the views that show the list's selection differently (130 §5, §6). */
 export interface ListModel<E = EventView> extends ViewFrame {
-  kind: 'list';
+  kind: 'list' | 'photo' | 'summary';
   /** In display order. */
   events: E[];
   /** P as a date, for the month headings of upcoming mode. */
@@ -83,6 +87,7 @@ function Page({ env, model, children }: { env: PageEnv; model: ViewModel; childr
       canonical={canonicalOf(env, model.state)}
       feed={model.feed}
       exportFeed={model.exportFeed}
+      rss={model.rss}
       jsonLd={jsonLd}
       bar={{ state: model.state, current: model.kind }}
       notices={model.notices}
@@ -116,7 +121,13 @@ function ListView({ env, model }: { env: PageEnv; model: ListModel }) {
   return (
     <Page env={env} model={model}>
       {model.events.length > 0 ? (
-        <MonthGroupedEvents env={env} events={model.events} from={state.past ? undefined : model.from} />
+        model.kind === 'photo' ? (
+          <PhotoCards env={env} events={model.events} />
+        ) : model.kind === 'summary' ? (
+          <SummaryDays env={env} events={model.events} from={state.past ? undefined : model.from} />
+        ) : (
+          <MonthGroupedEvents env={env} events={model.events} from={state.past ? undefined : model.from} />
+        )
       ) : model.latestPast ? (
         <NoUpcoming env={env} latestPast={model.latestPast} />
       ) : null}
@@ -337,11 +348,11 @@ function DayView({ env, model }: { env: PageEnv; model: DayModel }) {
   );
 }
 
-/** A month, list or day view: a pure function of the loaded read models. */
+/** A month, list, day, photo or summary view: a pure function of the loaded read models. */
 export function CalendarView({ env, model: loaded }: { env: PageEnv; model: ViewModel<EventModel> }) {
   const latestPast = loaded.kind === 'day' || loaded.latestPast === undefined ? undefined : eventViews(env, loaded.latestPast);
   const model = { ...loaded, events: eventViews(env, loaded.events), latestPast } as ViewModel;
-  if (model.kind === 'list') return <ListView env={env} model={model} />;
   if (model.kind === 'month') return <MonthView env={env} model={model} />;
-  return <DayView env={env} model={model} />;
+  if (model.kind === 'day') return <DayView env={env} model={model} />;
+  return <ListView env={env} model={model} />;
 }
