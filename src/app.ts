@@ -22,6 +22,7 @@ import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
 import { UsersService } from './services/users-service.ts';
 import { MediaService } from './services/media/media-service.ts';
+import type { SideloadNetwork } from './services/media/image-fetch.ts';
 import { openUploadStore } from './storage/uploads/open-upload-store.ts';
 import { mediaRoutes } from './http/routes/media/media-routes.ts';
 import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
@@ -37,6 +38,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests that read them). */
   loggerStream?: DestinationStream;
+  /** Where image sideloads may connect (tests reaching a local server); the public network otherwise. */
+  sideloadNetwork?: SideloadNetwork;
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -75,9 +78,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
-  registerNamespace(app, eventsNamespace({ config, storage, clock, users }), registerOptions, config.namespaceAliases);
+  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock, options.sideloadNetwork);
+  registerNamespace(app, eventsNamespace({ config, storage, clock, users, media }), registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock);
   registerNamespace(app, adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]), registerOptions);
   const dropIn = config.namespaceAliases.length > 0;
   if (dropIn) registerNamespace(app, wordpressNamespace(media, config.timezone), registerOptions);

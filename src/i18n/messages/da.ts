@@ -142,6 +142,8 @@ export const da: Catalogue = {
   'ical-parse-error': 'iCalendar-filen kan ikke læses i linje {line}: {reason}.',
   'ical-url-not-allowed': 'Import fra denne adresse er ikke tilladt.',
   'ical-fetch-failed': 'iCalendar-filen kunne ikke hentes: {reason}.',
+  'image-url-not-allowed': 'Billeder må ikke hentes fra denne adresse.',
+  'image-fetch-failed': 'Billedet kunne ikke hentes: {reason}.',
   'ical-too-large': 'iCalendar-filen er større end tjenesten accepterer ({limit}).',
   'ical-unsupported-media-type': 'Send iCalendar-filen som multipart/form-data (delen "file") eller som en text/calendar-krop.',
   'could-not-import': 'Importen mislykkedes, og intet blev gemt.',

@@ -150,6 +150,8 @@ export const en = {
   'ical-parse-error': 'The iCalendar file cannot be read at line {line}: {reason}.',
   'ical-url-not-allowed': 'Importing from this address is not allowed.',
   'ical-fetch-failed': 'The iCalendar file could not be fetched: {reason}.',
+  'image-url-not-allowed': 'Images may not be fetched from this address.',
+  'image-fetch-failed': 'The image could not be fetched: {reason}.',
   'ical-too-large': 'The iCalendar file is larger than this service accepts ({limit}).',
   'ical-unsupported-media-type': 'Send the iCalendar file as multipart/form-data (part "file") or as a text/calendar body.',
   'could-not-import': 'The import failed and nothing was saved.',

@@ -142,6 +142,8 @@ export const es: Catalogue = {
   'ical-parse-error': 'No se puede leer el archivo iCalendar en la línea {line}: {reason}.',
   'ical-url-not-allowed': 'No se permite importar desde esta dirección.',
   'ical-fetch-failed': 'No se pudo descargar el archivo iCalendar: {reason}.',
+  'image-url-not-allowed': 'No se permite obtener imágenes de esta dirección.',
+  'image-fetch-failed': 'No se pudo obtener la imagen: {reason}.',
   'ical-too-large': 'El archivo iCalendar supera el tamaño que acepta el servicio ({limit}).',
   'ical-unsupported-media-type': 'Envía el archivo iCalendar como multipart/form-data (parte "file") o como cuerpo text/calendar.',
   'could-not-import': 'La importación falló y no se guardó nada.',

@@ -142,6 +142,8 @@ export const it: Catalogue = {
   'ical-parse-error': 'Il file iCalendar non è leggibile alla riga {line}: {reason}.',
   'ical-url-not-allowed': 'L’importazione da questo indirizzo non è consentita.',
   'ical-fetch-failed': 'Impossibile scaricare il file iCalendar: {reason}.',
+  'image-url-not-allowed': 'Non è consentito scaricare immagini da questo indirizzo.',
+  'image-fetch-failed': "Impossibile scaricare l'immagine: {reason}.",
   'ical-too-large': 'Il file iCalendar supera il limite accettato dal servizio ({limit}).',
   'ical-unsupported-media-type': 'Invia il file iCalendar come multipart/form-data (parte "file") o come corpo text/calendar.',
   'could-not-import': 'L’importazione non è riuscita e non è stato salvato nulla.',
