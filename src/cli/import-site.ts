@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { systemClock } from '../domain/dates/clock.ts';
 import { importSite, type ImportReport } from '../services/site-import/importer.ts';
 import { KINDS } from '../services/site-import/records.ts';
 import { discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../services/site-import/source.ts';
 import { UsersService } from '../services/users-service.ts';
-import { openStorage } from '../storage/database.ts';
+import { PUBLIC_NETWORK } from '../services/media/image-fetch.ts';
+import { MediaService } from '../services/media/media-service.ts';
+import { ImageCopier } from '../services/site-import/image-copy.ts';
+import { openStorage, type Storage } from '../storage/database.ts';
+import { openUploadStore } from '../storage/uploads/open-upload-store.ts';
 import { barProgress, kindLabel, lineProgress } from './import-progress.ts';
 
 export const IMPORT_SITE_USAGE = `usage: calendar import site URL [options]
@@ -18,6 +22,7 @@ export const IMPORT_SITE_USAGE = `usage: calendar import site URL [options]
   --json                   print the summary as one JSON object
   --rate N                 requests per second to the source (default 10)
   --allow-private          allow loopback, private and link-local source addresses
+  --copy-images            copy the source's images (fetched and processed as uploads)
 exit codes: 0 all copied, 1 some records skipped, 2 could not start, 130 interrupted`;
 
 /** Exit codes of 90 §2.4. */
@@ -62,6 +67,7 @@ async function run(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       rate: { type: 'string', default: '10' },
       'allow-private': { type: 'boolean', default: false },
+      'copy-images': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -99,6 +105,7 @@ async function run(argv: string[]): Promise<number> {
       user: author,
       siteZone: config.timezone,
       prune: values.prune,
+      ...(values['copy-images'] ? { images: new ImageCopier(storage.db, root, imageService(config, storage, values['allow-private']), client, author) } : {}),
       dryRun: values['dry-run'],
       progress,
       stopRequested: () => stop,
@@ -109,6 +116,12 @@ async function run(argv: string[]): Promise<number> {
   } finally {
     await storage.close();
   }
+}
+
+/** The uploads of `--copy-images`: the service's storage and limits, private sources only when allowed. */
+function imageService(config: Config, storage: Storage, allowPrivate: boolean): MediaService {
+  const network = allowPrivate ? { ...PUBLIC_NETWORK, refused: () => false } : PUBLIC_NETWORK;
+  return new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, systemClock, network);
 }
 
 /** `calendar import site …`: returns the exit code; every failure to start is one line on stderr. */

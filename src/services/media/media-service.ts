@@ -43,7 +43,7 @@ export class MediaService {
     readonly settings: MediaSettings,
     private readonly siteZone: string,
     private readonly clock: Clock,
-    private readonly network: SideloadNetwork = PUBLIC_NETWORK,
+    readonly network: SideloadNetwork = PUBLIC_NETWORK,
   ) {
     this.queue = new ProcessingQueue(settings.concurrency);
   }

@@ -26,6 +26,7 @@ import { createTerm, deleteTerm, getTerm, updateTerm } from '../terms-service.ts
 import { displayName, eventBody, isBlanked, KINDS, linkedBody, modificationStamp, parentsFirst, sourceId, type SourceRecord } from './records.ts';
 import { errorMessage, SourceRequestError, SourceUnusableError, type SourceClient } from './source.ts';
 import { inTransaction } from '../../storage/transactions.ts';
+import { ImageCopyError, type ImageCopier } from './image-copy.ts';
 
 export interface KindSummary {
   created: number;
@@ -66,6 +67,8 @@ export interface ImportOptions {
   prune: boolean;
   dryRun: boolean;
   progress: ImportProgress;
+  /** `--copy-images`: copies the records' images; without it images are registered by URL. */
+  images?: ImageCopier;
   /** Asked after each record: true stops the run there (Ctrl-C). */
   stopRequested: () => boolean;
   clock?: () => Date;
@@ -247,13 +250,28 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       if (row) live[kind].set(id, row.local_id);
       return action;
     }
+    // Fetched before the record's transaction: no network wait holds it open.
+    const image = await copiedImage(kind, record);
     const localId = await inTransaction(db, async (trx) => {
-      const written = await write(trx, kind, record, exists ? row.local_id : undefined);
+      const written = await write(trx, kind, record, exists ? row.local_id : undefined, image);
       await new ImportRecordsRepository(trx, source).save(kind, id, written, stamp);
       return written;
     });
     live[kind].set(id, localId);
     return action;
+  }
+
+  /** The local id of the record's copied image; undefined keeps the image by URL (a failure is a warning). */
+  async function copiedImage(kind: ImportKind, record: SourceRecord): Promise<number | undefined> {
+    const image = record.image as { id?: unknown; url?: unknown } | undefined;
+    if (options.images === undefined || kind === 'category' || kind === 'tag' || !image || typeof image.url !== 'string') return undefined;
+    try {
+      return await options.images.copy({ id: image.id, url: image.url });
+    } catch (error) {
+      if (!(error instanceof ImageCopyError)) throw error;
+      warn(kind, `"${displayName(kind, record)}": image not copied (${error.message}), registered by its URL`, sourceId(record));
+      return undefined;
+    }
   }
 
   async function localExists(kind: ImportKind, localId: number): Promise<boolean> {
@@ -264,7 +282,8 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
   }
 
   /** Creates (`localId` undefined) or updates the copy of one record; returns its local id. */
-  async function write(trx: Kysely<Database>, kind: ImportKind, record: SourceRecord, localId: number | undefined): Promise<number> {
+  async function write(trx: Kysely<Database>, kind: ImportKind, record: SourceRecord, localId: number | undefined, image: number | undefined): Promise<number> {
+    const withImage = (body: Record<string, unknown>) => (image === undefined ? body : { ...body, image });
     const ctx = context();
     const slug = typeof record.slug === 'string' ? record.slug : '';
     const noteSlug = (stored: string) => {
@@ -293,7 +312,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     }
     if (kind === 'venue' || kind === 'organizer') {
       const type = LINKED[kind];
-      const body = linkedBody(kind, record);
+      const body = withImage(linkedBody(kind, record));
       const failures: Record<string, ParamFailure> = {};
       const rules = linkedFieldRules(type);
       for (const [name, value] of Object.entries(body)) {
@@ -314,7 +333,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     }
     const events = new EventsService(trx, options.siteZone);
     const specs = writeArgs({ db: trx, events }, localId === undefined);
-    const body = eventBody(record, ids);
+    const body = withImage(eventBody(record, ids));
     const params = await validateArgs(specs, localId === undefined ? withoutNulls(body) : body, ctx);
     const fields = eventFields(params, specs, { update: localId !== undefined });
     const event = localId === undefined
