@@ -31,6 +31,7 @@ import { WebhooksService } from './services/webhooks/webhooks-service.ts';
 import { changeHead } from './services/webhooks/change-fan-out.ts';
 import { UsersService } from './services/users-service.ts';
 import { MediaService } from './services/media/media-service.ts';
+import type { SideloadNetwork } from './services/media/image-fetch.ts';
 import { openUploadStore } from './storage/uploads/open-upload-store.ts';
 import { mediaRoutes } from './http/routes/media/media-routes.ts';
 import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
@@ -54,6 +55,8 @@ export interface BuildOptions {
   metrics?: ServiceMetrics;
   /** The exposition `/metrics` answers with; the given metrics' own text by default (workers ask the primary). */
   exposition?: () => Promise<string>;
+  /** Where image sideloads may connect (tests reaching a local server); the public network otherwise. */
+  sideloadNetwork?: SideloadNetwork;
 }
 
 /** Builds the HTTP application without listening, so tests can inject requests. */
@@ -99,10 +102,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
-  const events = eventsNamespace({ config, storage, clock, users });
+  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock, options.sideloadNetwork);
+  const events = eventsNamespace({ config, storage, clock, users, media });
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock);
   const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
   registerNamespace(app, admin, registerOptions);
   const dropIn = config.namespaceAliases.length > 0;

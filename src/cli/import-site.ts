@@ -1,10 +1,14 @@
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { systemClock } from '../domain/dates/clock.ts';
 import { importSite, type ImportReport } from '../services/site-import/importer.ts';
 import { KINDS } from '../services/site-import/records.ts';
 import { detectSourceKind, discoverNamespaceRoot, SourceClient, SourceUnusableError } from '../services/site-import/source.ts';
 import { UsersService } from '../services/users-service.ts';
-import { openStorage } from '../storage/database.ts';
+import { PUBLIC_NETWORK } from '../services/media/image-fetch.ts';
+import { MediaService } from '../services/media/media-service.ts';
+import { ImageCopier } from '../services/site-import/image-copy.ts';
+import { openStorage, type Storage } from '../storage/database.ts';
+import { openUploadStore } from '../storage/uploads/open-upload-store.ts';
 import { barProgress, kindLabel, lineProgress } from './import-progress.ts';
 import { UsageError, type CliArgs, type CliCommand } from './command.ts';
 
@@ -17,6 +21,7 @@ const IMPORT_SITE_DETAILS = `  URL                      a site root (https://sit
   --json                   print the summary as one JSON object
   --rate N                 requests per second to the source (default 10)
   --allow-private          allow loopback, private and link-local source addresses
+  --copy-images            copy the source's images (fetched and processed as uploads)
 exit codes: 0 all copied, 1 some records skipped, 2 could not start, 130 interrupted`;
 
 /** Exit codes of 90 §2.4. */
@@ -49,6 +54,7 @@ interface SiteOptions {
   json: boolean;
   rate: string;
   'allow-private': boolean;
+  'copy-images': boolean;
 }
 
 async function run(args: CliArgs): Promise<number> {
@@ -86,6 +92,7 @@ async function run(args: CliArgs): Promise<number> {
       user: author,
       siteZone: config.timezone,
       prune: values.prune,
+      ...(values['copy-images'] ? { images: new ImageCopier(storage.db, root, imageService(config, storage, values['allow-private']), client, author) } : {}),
       dryRun: values['dry-run'],
       progress,
       stopRequested: () => stop,
@@ -96,6 +103,12 @@ async function run(args: CliArgs): Promise<number> {
   } finally {
     await storage.close();
   }
+}
+
+/** The uploads of `--copy-images`: the service's storage and limits, private sources only when allowed. */
+function imageService(config: Config, storage: Storage, allowPrivate: boolean): MediaService {
+  const network = allowPrivate ? { ...PUBLIC_NETWORK, refused: () => false } : PUBLIC_NETWORK;
+  return new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, systemClock, network);
 }
 
 /** `calendar import site …`: returns the exit code; every failure to start is one line on stderr. */
@@ -125,6 +138,7 @@ export const IMPORT_SITE_COMMAND: CliCommand = {
     json: { type: 'boolean', default: false },
     rate: { type: 'string', default: '10' },
     'allow-private': { type: 'boolean', default: false },
+    'copy-images': { type: 'boolean', default: false },
   },
   run: importSiteCommand,
 };

@@ -20,6 +20,7 @@ import type { Reason } from '../domain/errors.ts';
 import { parseList } from '../args/coerce.ts';
 import type { RenderContext } from '../render/context.ts';
 import type { Params } from '../args/validate-args.ts';
+import { aliasId, IMAGE_ALIAS_DESCRIPTION, IMAGE_ALIASES, imageFromAliases } from '../domain/media/image-aliases.ts';
 import { dateRule, isDateInput, isPositiveInteger, nonEmptyStringRule, positiveIntegerRule, rule, statusFilterRule } from '../args/validators.ts';
 
 /** The largest page of the event list (10-events §4.1); larger asks get this many. */
@@ -206,6 +207,13 @@ export function writeArgs(deps: Pick<EventArgsDeps, 'db' | 'events'>, create: bo
         return typeof value === 'string' && isAbsoluteHttpUrl(value.trim()) && can(ctx.user, 'upload_files');
       }, REASONS.image),
     },
+    ...Object.fromEntries(IMAGE_ALIASES.map((name) => [name, {
+      description: IMAGE_ALIAS_DESCRIPTION,
+      validate: rule(async (value) => {
+        const id = aliasId(value);
+        return id === 0 || (id !== undefined && media.exists(id));
+      }, REASONS.image),
+    }])),
     cost: { description: 'The event cost: a text, a number, or a list of them.' },
     website: {
       type: 'string',
@@ -293,10 +301,11 @@ const CLEARABLE = new Set(['recurrence', 'description', 'excerpt', 'image', 'cos
 export function eventFields(params: Params, specs: ArgSpecs, options: { update: boolean; slugInPath?: boolean }): EventFields {
   const fields: Record<string, unknown> = {};
   for (const name of Object.keys(specs)) {
-    if (name === 'id' || (name === 'slug' && options.slugInPath)) continue;
+    if (name === 'id' || (name === 'slug' && options.slugInPath) || (IMAGE_ALIASES as readonly string[]).includes(name)) continue;
     if (params.has(name)) fields[name] = params.get(name);
     else if (options.update && CLEARABLE.has(name) && params.raw[name] === null) fields[name] = '';
   }
   if (options.slugInPath && params.shadowed.slug !== undefined) fields.slug = params.shadowed.slug;
+  if (fields.image === undefined && specs.image !== undefined) fields.image = imageFromAliases((name) => (params.has(name) ? params.get(name) : undefined));
   return fields as EventFields;
 }

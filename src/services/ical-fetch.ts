@@ -36,14 +36,14 @@ export class PrivateAddressError extends Error {}
  * addresses connected to, so a name that answers a public address to a first query and a private
  * one to the next cannot slip through between a check and the connect.
  */
-export function guardedLookup(resolve: Resolve): LookupFunction {
+export function guardedLookup(resolve: Resolve, refused: (address: string) => boolean = isPrivateAddress): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const family = options.family === 4 || options.family === 6 ? options.family : 0;
       const usable = addresses.filter((entry) => family === 0 || entry.family === family);
       if (usable.length === 0) return callback(new Error(`no address for ${hostname}`), '', 0);
-      if (usable.some((entry) => isPrivateAddress(entry.address))) return callback(new PrivateAddressError(hostname), '', 0);
+      if (usable.some((entry) => refused(entry.address))) return callback(new PrivateAddressError(hostname), '', 0);
       if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, usable);
       return callback(null, usable[0].address, usable[0].family);
     });

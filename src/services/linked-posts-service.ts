@@ -1,3 +1,4 @@
+import { aliasId, IMAGE_ALIAS_DESCRIPTION, IMAGE_ALIASES, imageFromAliases } from '../domain/media/image-aliases.ts';
 import DataLoader from 'dataloader';
 import type { Kysely } from 'kysely';
 import { can, type Principal } from '../domain/auth/capabilities.ts';
@@ -158,6 +159,18 @@ export function linkedFieldRules(type: LinkedPostType): Record<string, LinkedFie
     check: isImageInput,
     reason: REASONS.image,
   };
+  for (const name of IMAGE_ALIASES) {
+    rules[name] = {
+      docType: 'integer',
+      description: IMAGE_ALIAS_DESCRIPTION,
+      check: async (value, db) => {
+        const id = aliasId(value);
+        return id === 0 || (id !== undefined && new MediaRepository(db).exists(id));
+      },
+      reason: REASONS.image,
+      extension: true,
+    };
+  }
   rules.password = {
     docType: 'string',
     description: `Protects the ${type.kind} with this password; empty removes it.`,
@@ -231,7 +244,8 @@ export function readLinkedPostInput(type: LinkedPostType, source: Readonly<Recor
     const flagValue = value(flag);
     if (flagValue !== undefined && flagValue !== null) input.flags[flag] = isTruthy(flagValue);
   }
-  if (value('image') !== undefined) input.image = value('image');
+  const image = value('image') !== undefined ? value('image') : imageFromAliases(value);
+  if (image !== undefined) input.image = image;
   const password = value('password');
   if (typeof password === 'string') input.password = password;
   if (type.coordinates) {

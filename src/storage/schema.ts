@@ -156,11 +156,13 @@ export interface IcalImportRow {
 }
 
 export type ImportKind = 'category' | 'tag' | 'venue' | 'organizer' | 'event';
+/** What `import_records` maps: the records, and the images `--copy-images` copied (110-media §7.3). */
+export type ImportMapKind = ImportKind | 'media';
 
 export interface ImportRecordRow {
   /** The normalised namespace root URL of the source. */
   source: string;
-  kind: ImportKind;
+  kind: ImportMapKind;
   source_id: number;
   local_id: number;
   /** The source's `modified_utc`, or for terms (which carry none) a fingerprint of the copied fields. */

@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { DestinationStream } from 'pino';
+import type { SideloadNetwork } from '../../src/services/media/image-fetch.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { ROLES, type Role } from '../../src/domain/auth/capabilities.ts';
@@ -65,6 +66,8 @@ export interface TestAppOptions {
    * instead of Fastify's injection.
    */
   overHttp?: boolean;
+  /** Where image sideloads may connect (a local test server). */
+  sideloadNetwork?: SideloadNetwork;
 }
 
 export const NS = '/calendar/events/v1';
@@ -97,7 +100,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     return result;
   };
   const clock = options.clock;
-  const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream });
+  const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream, sideloadNetwork: options.sideloadNetwork });
   const service = new UsersService(storage, clock ?? (() => new Date()));
   const users = options.sharing?.users ?? ({} as Record<Role, TestUser>);
   const others = options.sharing?.others ?? ({} as Record<Role, TestUser>);

@@ -12,6 +12,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { untilListening } from '../crash/service-process.ts';
 import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
+import { jpeg } from '../helpers/images.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,8 +39,11 @@ interface StartedService {
  * port, and waits for the address it prints. Nothing from the sources is imported into this
  * process: what answers is exactly what users run.
  */
-async function startBundle(databaseUrl: string): Promise<StartedService> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1' };
+async function startBundle(databaseUrl: string, uploadsDir: string): Promise<StartedService> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+    CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1', CALENDAR_UPLOADS_DIR: uploadsDir,
+  };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const { origin, output } = await untilListening(child, 60_000);
@@ -141,15 +145,18 @@ describe('the started bundle (npm start)', () => {
     describe(dialect, { skip: skipReason(dialect) }, () => {
       let database: FreshDatabase;
       let service: StartedService;
+      let uploadsDir = '';
 
       before(async () => {
         database = await freshDatabase(dialect);
-        service = await startBundle(database.url);
+        uploadsDir = mkdtempSync(join(tmpdir(), 'calendar-smoke-uploads-'));
+        service = await startBundle(database.url, uploadsDir);
       });
 
       after(async () => {
         await service?.stop();
         await database?.dispose();
+        if (uploadsDir) rmSync(uploadsDir, { recursive: true, force: true });
       });
 
       test('/healthz answers 200 and the namespace index lists the routes', async () => {
@@ -346,6 +353,39 @@ describe('the started bundle (npm start)', () => {
             assert.equal(await page.locator('h1').innerText(), heading, url);
           }
           assert.deepEqual(problems, [], 'no console errors (a blocked script or style would show here)');
+        } finally {
+          await page.close();
+        }
+      });
+
+      test('an image uploaded through the started service shows on its event\'s page in Chromium, with its sizes', { skip: noBrowser }, async () => {
+        const admin = basic('admin', service.adminPassword);
+        const uploaded = await fetch(`${service.origin}/calendar/admin/v1/media?alt_text=${encodeURIComponent('A blue poster')}`, {
+          method: 'POST',
+          headers: { authorization: admin, 'content-type': 'image/jpeg', 'content-disposition': 'attachment; filename="smoke-poster.jpg"' },
+          body: await jpeg(1200, 800),
+        });
+        const media = await json(uploaded);
+        assert.equal(uploaded.status, 201, JSON.stringify(media));
+        const created = await fetch(`${service.origin}${NS}/events`, {
+          method: 'POST',
+          headers: { authorization: admin, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Poster Smoke Night', status: 'publish', start_date: '2032-04-15 19:00:00', end_date: '2032-04-15 21:00:00', image: media.id }),
+        });
+        const event = await json(created);
+        assert.equal(created.status, 201, JSON.stringify(event));
+        assert.equal(event.image.sizes.large.width, 1024);
+
+        const page = await browser!.newPage();
+        try {
+          assert.equal((await page.goto(event.url))?.status(), 200, event.url);
+          const image = page.locator('img[srcset]').first();
+          await image.waitFor({ timeout: PAGE_TIMEOUT_MS });
+          await page.waitForFunction((element) => (element as HTMLImageElement).complete, await image.elementHandle(), { timeout: PAGE_TIMEOUT_MS });
+          const shown = await image.evaluate((element: HTMLImageElement) => ({ naturalWidth: element.naturalWidth, srcset: element.srcset, alt: element.alt, current: element.currentSrc }));
+          assert.ok(shown.naturalWidth > 0, `the image loaded: ${JSON.stringify(shown)}`);
+          assert.match(shown.srcset, /smoke-poster-1024x683\.jpg 1024w/);
+          assert.ok(shown.current.startsWith(`${service.origin}/uploads/`), shown.current);
         } finally {
           await page.close();
         }

@@ -171,6 +171,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       page: {
         kind: type,
         record: view,
+        imageAlt: image?.alt_text ?? '',
         locked: !unlocked,
         wrongPassword: wrong,
         past,

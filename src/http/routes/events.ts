@@ -144,6 +144,7 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
 
   const update = async (ctx: RestContext, id: number, params: Params, specs: ArgSpecs, slugInPath = false): Promise<RestResponse> => {
     const fields = eventFields(params, specs, { update: true, slugInPath });
+    fields.image = await deps.media.imageInput(fields.image, ctx.user!.id);
     // Opened before the transaction: the parts it keeps are as of the request, which a write
     // leaving them alone does not change (on PostgreSQL it waits for the listener's round trip).
     const kept = parts.open(ctx);
@@ -187,7 +188,9 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
     args: createArgs,
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
-      const { event, body } = await creates({ ctx, user: ctx.user!, fields: eventFields(params, createArgs, { update: false }) });
+      const fields = eventFields(params, createArgs, { update: false });
+      fields.image = await deps.media.imageInput(fields.image, ctx.user!.id);
+      const { event, body } = await creates({ ctx, user: ctx.user!, fields });
       return { status: 201, body, etag: eventTag(event) };
     },
   };

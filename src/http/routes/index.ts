@@ -1,3 +1,4 @@
+import type { MediaService } from '../../services/media/media-service.ts';
 import type { Clock } from '../../domain/dates/clock.ts';
 import type { Config } from '../../config.ts';
 import type { UsersService } from '../../services/users-service.ts';
@@ -17,6 +18,7 @@ export interface AppDeps {
   storage: Storage;
   clock: Clock;
   users: UsersService;
+  media: MediaService;
 }
 
 /**

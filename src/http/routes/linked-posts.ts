@@ -11,7 +11,7 @@ import { normalizeSlugLookup } from '../../domain/text/slug.ts';
 import { isTruthy } from '../../domain/text/truthy.ts';
 import {
   createLinkedPost, deleteLinkedPost, eventExists, findLinkedPostById, findLinkedPostBySlug, idOf,
-  linkedFieldRules, listLinkedPosts, readLinkedPostInput, trashLinkedPost, updateLinkedPost, type WriteEnv,
+  linkedFieldRules, listLinkedPosts, readLinkedPostInput, trashLinkedPost, updateLinkedPost, type LinkedPostInput, type WriteEnv,
 } from '../../services/linked-posts-service.ts';
 import { imagesOf } from '../../read/linked-post-models.ts';
 import type { LinkedListFilter, LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
@@ -269,10 +269,11 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
     permission: (ctx) => can(ctx.user, 'edit_posts'),
     handler: async (ctx, params) => {
       const env = writeEnv(ctx);
+      const input = await sideloaded(readLinkedPostInput(type, params.raw, env), ctx);
       // Rendered inside the transaction: the answer shows what this request stored, not a later write.
       const body = await writeOrFail('create', () =>
         inTransaction(db, async (trx) => {
-          const record = await createLinkedPost(trx, type, readLinkedPostInput(type, params.raw, env), env);
+          const record = await createLinkedPost(trx, type, input, env);
           // Create, update and delete responses are never unlocked by a password (20 §7).
           return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
         }),
@@ -280,6 +281,11 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       return { status: 201, body };
     },
   };
+
+  /** The input with a sideloaded image's id in place of its URL (110-media §7.2), fetched before the write. */
+  async function sideloaded(input: LinkedPostInput, ctx: RestContext): Promise<LinkedPostInput> {
+    return input.image === undefined ? input : { ...input, image: await deps.media.imageInput(input.image, ctx.user!.id) };
+  }
 
   /** The parts of the record's entity tag (80 §1.1). */
   async function tagOf(executor: Kysely<Database>, id: number): Promise<RecordTag> {
@@ -322,13 +328,14 @@ function linkedPostRoutes(deps: AppDeps, type: LinkedPostType, serialize: Serial
       permission: async (ctx, params) => canEditRecord(ctx.user, ownership(await locate(db, locator, params, ctx.now))),
       handler: async (ctx, params) => {
         const env = writeEnv(ctx);
+        const input = await sideloaded(readLinkedPostInput(type, params.raw, env), ctx);
         let etag: RecordTag | undefined;
         const body = await writeOrFail('update', () =>
           inTransaction(db, async (trx) => {
             const current = await locate(trx, locator, params, ctx.now);
             if (!canEditRecord(ctx.user, ownership(current))) throw forbidden(ctx.user === null);
             await checkLinkedPrecondition(trx, current.id, ctx);
-            const record = await updateLinkedPost(trx, type, current, readLinkedPostInput(type, params.raw, env), env);
+            const record = await updateLinkedPost(trx, type, current, input, env);
             etag = await tagOf(trx, record.id);
             return render(trx, record, ctx, { jsonLd: false, locked: record.password !== '' });
           }),

@@ -50,6 +50,7 @@ export const da: Readonly<Record<string, string>> = {
   'The publication date in UTC.': 'Udgivelsesdatoen i UTC.',
   'The event time zone: an IANA name, UTC, or an offset such as UTC+2; empty means the site time zone.': 'Begivenhedens tidszone: et IANA-navn, UTC eller en forskydning som UTC+2; tom betyder webstedets tidszone.',
   'The featured image: the ID of an existing image, or an image URL (callers who may upload files).': 'Det fremhævede billede: ID for et eksisterende billede eller en billed-URL (for dem, der må uploade filer).',
+  "WordPress's name for image, read when image is absent: the ID of an existing image; 0 removes it.": "WordPress' navn for image, læst når image mangler: ID for et eksisterende billede; 0 fjerner det.",
   'The event cost: a text, a number, or a list of them.': 'Begivenhedens pris: en tekst, et tal eller en liste af dem.',
   'The event website: an absolute URL.': 'Begivenhedens websted: en absolut URL.',
   'Whether the event shows a map of its venue.': 'Om begivenheden viser et kort over sit spillested.',

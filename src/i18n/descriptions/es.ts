@@ -50,6 +50,7 @@ export const es: Readonly<Record<string, string>> = {
   'The publication date in UTC.': 'La fecha de publicación en UTC.',
   'The event time zone: an IANA name, UTC, or an offset such as UTC+2; empty means the site time zone.': 'La zona horaria del evento: un nombre IANA, UTC o un desfase como UTC+2; vacío significa la zona horaria del sitio.',
   'The featured image: the ID of an existing image, or an image URL (callers who may upload files).': 'La imagen destacada: el ID de una imagen existente o la URL de una imagen (para quien puede subir archivos).',
+  "WordPress's name for image, read when image is absent: the ID of an existing image; 0 removes it.": 'El nombre de WordPress para image, leído cuando falta image: el ID de una imagen existente; 0 la quita.',
   'The event cost: a text, a number, or a list of them.': 'El coste del evento: un texto, un número o una lista de ellos.',
   'The event website: an absolute URL.': 'El sitio web del evento: una URL absoluta.',
   'Whether the event shows a map of its venue.': 'Si el evento muestra un mapa de su lugar.',

@@ -50,6 +50,7 @@ export const it: Readonly<Record<string, string>> = {
   'The publication date in UTC.': 'La data di pubblicazione in UTC.',
   'The event time zone: an IANA name, UTC, or an offset such as UTC+2; empty means the site time zone.': "Il fuso orario dell'evento: un nome IANA, UTC o uno scostamento come UTC+2; vuoto indica il fuso orario del sito.",
   'The featured image: the ID of an existing image, or an image URL (callers who may upload files).': "L'immagine in evidenza: l'ID di un'immagine esistente o l'URL di un'immagine (per chi può caricare file).",
+  "WordPress's name for image, read when image is absent: the ID of an existing image; 0 removes it.": "Il nome di WordPress per image, letto quando image manca: l'ID di un'immagine esistente; 0 la rimuove.",
   'The event cost: a text, a number, or a list of them.': "Il costo dell'evento: un testo, un numero o un elenco di essi.",
   'The event website: an absolute URL.': "Il sito web dell'evento: un URL assoluto.",
   'Whether the event shows a map of its venue.': "Se l'evento mostra una mappa del suo luogo.",

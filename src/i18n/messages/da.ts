@@ -145,6 +145,8 @@ export const da: Catalogue = {
   'ical-parse-error': 'iCalendar-filen kan ikke læses i linje {line}: {reason}.',
   'ical-url-not-allowed': 'Import fra denne adresse er ikke tilladt.',
   'ical-fetch-failed': 'iCalendar-filen kunne ikke hentes: {reason}.',
+  'image-url-not-allowed': 'Billeder må ikke hentes fra denne adresse.',
+  'image-fetch-failed': 'Billedet kunne ikke hentes: {reason}.',
   'ical-too-large': 'iCalendar-filen er større end tjenesten accepterer ({limit}).',
   'csv-parse-error': 'CSV-filen kan ikke læses i linje {line}: {reason}.',
   'csv-too-large': 'CSV-filen er større end tjenesten accepterer ({limit}).',

@@ -153,6 +153,8 @@ export const en = {
   'ical-parse-error': 'The iCalendar file cannot be read at line {line}: {reason}.',
   'ical-url-not-allowed': 'Importing from this address is not allowed.',
   'ical-fetch-failed': 'The iCalendar file could not be fetched: {reason}.',
+  'image-url-not-allowed': 'Images may not be fetched from this address.',
+  'image-fetch-failed': 'The image could not be fetched: {reason}.',
   'ical-too-large': 'The iCalendar file is larger than this service accepts ({limit}).',
   'csv-parse-error': 'The CSV file cannot be read at line {line}: {reason}.',
   'csv-too-large': 'The CSV file is larger than this service accepts ({limit}).',

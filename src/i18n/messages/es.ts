@@ -145,6 +145,8 @@ export const es: Catalogue = {
   'ical-parse-error': 'No se puede leer el archivo iCalendar en la línea {line}: {reason}.',
   'ical-url-not-allowed': 'No se permite importar desde esta dirección.',
   'ical-fetch-failed': 'No se pudo descargar el archivo iCalendar: {reason}.',
+  'image-url-not-allowed': 'No se permite obtener imágenes de esta dirección.',
+  'image-fetch-failed': 'No se pudo obtener la imagen: {reason}.',
   'ical-too-large': 'El archivo iCalendar supera el tamaño que acepta el servicio ({limit}).',
   'csv-parse-error': 'El archivo CSV no se puede leer en la línea {line}: {reason}.',
   'csv-too-large': 'El archivo CSV es más grande de lo que este servicio acepta ({limit}).',

@@ -145,6 +145,8 @@ export const it: Catalogue = {
   'ical-parse-error': 'Il file iCalendar non è leggibile alla riga {line}: {reason}.',
   'ical-url-not-allowed': 'L’importazione da questo indirizzo non è consentita.',
   'ical-fetch-failed': 'Impossibile scaricare il file iCalendar: {reason}.',
+  'image-url-not-allowed': 'Non è consentito scaricare immagini da questo indirizzo.',
+  'image-fetch-failed': "Impossibile scaricare l'immagine: {reason}.",
   'ical-too-large': 'Il file iCalendar supera il limite accettato dal servizio ({limit}).',
   'csv-parse-error': 'Il file CSV non può essere letto alla riga {line}: {reason}.',
   'csv-too-large': 'Il file CSV è più grande di quanto questo servizio accetti ({limit}).',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MediaSettings } from '../../config.ts';
 import type { Clock } from '../../domain/dates/clock.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
-import { RestError } from '../../domain/errors.ts';
+import { invalidParam, RestError, type Reason } from '../../domain/errors.ts';
 import { EXTENSIONS, MIME_TYPES } from '../../domain/media/formats.ts';
 import { defaultTitle, fileSlug, fullPath, sizePath, slugCandidates, uploadFolder } from '../../domain/media/naming.ts';
 import type { Storage } from '../../storage/database.ts';
@@ -11,6 +11,7 @@ import type { MediaRow, MediaSource, StoredSize } from '../../storage/schema.ts'
 import { inTransaction } from '../../storage/transactions.ts';
 import type { FileToStore, UploadStore } from '../../storage/uploads/upload-store.ts';
 import { inspectImage, processImage, type EncodedFile, type ProcessedImage } from './image-processor.ts';
+import { fetchImage, ImageFetchFailedError, ImageUrlNotAllowedError, PUBLIC_NETWORK, type SideloadNetwork } from './image-fetch.ts';
 import { ProcessingQueue } from './processing-queue.ts';
 
 export interface UploadInput {
@@ -42,6 +43,7 @@ export class MediaService {
     readonly settings: MediaSettings,
     private readonly siteZone: string,
     private readonly clock: Clock,
+    readonly network: SideloadNetwork = PUBLIC_NETWORK,
   ) {
     this.queue = new ProcessingQueue(settings.concurrency);
   }
@@ -92,6 +94,25 @@ export class MediaService {
     }
   }
 
+  /**
+   * An `image` input (110-media §7.2): with `CALENDAR_IMAGE_SIDELOAD` on, an http(s) URL becomes
+   * the id of the item fetched from it (reused when fetched before); anything else passes as sent.
+   * Runs before the record's write, so a refused image leaves both unwritten.
+   */
+  async imageInput(value: unknown, author: number): Promise<unknown> {
+    if (!this.settings.sideload || typeof value !== 'string' || !/^https?:\/\//i.test(value.trim())) return value;
+    const url = value.trim();
+    const reused = await new MediaRepository(this.storage.db).findSideloaded(url);
+    if (reused !== undefined) return reused;
+    try {
+      const { bytes, fileName } = await fetchImage(url, this.settings.maxBytes, this.network);
+      return (await this.upload({ bytes, fileName, author, source: 'sideload', originalUrl: url })).id;
+    } catch (error) {
+      const reason = sideloadReason(error);
+      throw invalidParam('image', reason, { messageKey: reason.messageKey, vars: reason.vars });
+    }
+  }
+
   async find(id: number): Promise<MediaRow> {
     const media = await new MediaRepository(this.storage.db).find(id);
     if (media === undefined) throw new RestError(404, 'rest_post_invalid_id');
@@ -129,6 +150,13 @@ export class MediaService {
     const bytes = await this.store.read(path);
     return bytes === undefined ? undefined : { issued, bytes };
   }
+}
+
+function sideloadReason(error: unknown): Reason {
+  if (error instanceof ImageUrlNotAllowedError) return { code: 'image-url-not-allowed', messageKey: 'image-url-not-allowed' };
+  if (error instanceof ImageFetchFailedError) return { code: 'image-fetch-failed', messageKey: 'image-fetch-failed', vars: { reason: error.message } };
+  if (error instanceof RestError && error.status < 500) return { code: error.code, messageKey: error.messageKey, vars: error.vars };
+  throw error;
 }
 
 function fileToStore(path: string, file: EncodedFile): FileToStore {

@@ -29,6 +29,7 @@ import { feedEvents, isSeriesMaster, occurrenceOverrides, planEvents, seriesOf }
 import { EventsRepository } from '../../storage/repositories/events-repository.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { inTransaction } from '../../storage/transactions.ts';
+import { ImageCopyError, type ImageCopier } from './image-copy.ts';
 
 export interface KindSummary {
   created: number;
@@ -74,6 +75,8 @@ export interface ImportOptions {
   prune: boolean;
   dryRun: boolean;
   progress: ImportProgress;
+  /** `--copy-images`: copies the records' images; without it images are registered by URL. */
+  images?: ImageCopier;
   /** Asked after each record: true stops the run there (Ctrl-C). */
   stopRequested: () => boolean;
   clock?: () => Date;
@@ -342,13 +345,28 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       if (row) live[kind].set(id, row.local_id);
       return action;
     }
+    // Fetched before the record's transaction: no network wait holds it open.
+    const image = await copiedImage(kind, record);
     const localId = await inTransaction(db, async (trx) => {
-      const written = await write(trx, kind, record, exists ? row.local_id : undefined);
+      const written = await write(trx, kind, record, exists ? row.local_id : undefined, image);
       await new ImportRecordsRepository(trx, source).save(kind, id, written, stamp);
       return written;
     });
     live[kind].set(id, localId);
     return action;
+  }
+
+  /** The local id of the record's copied image; undefined keeps the image by URL (a failure is a warning). */
+  async function copiedImage(kind: ImportKind, record: SourceRecord): Promise<number | undefined> {
+    const image = record.image as { id?: unknown; url?: unknown } | undefined;
+    if (options.images === undefined || kind === 'category' || kind === 'tag' || !image || typeof image.url !== 'string') return undefined;
+    try {
+      return await options.images.copy({ id: image.id, url: image.url });
+    } catch (error) {
+      if (!(error instanceof ImageCopyError)) throw error;
+      warn(kind, `"${displayName(kind, record)}": image not copied (${error.message}), registered by its URL`, sourceId(record));
+      return undefined;
+    }
   }
 
   async function localExists(kind: ImportKind, localId: number): Promise<boolean> {
@@ -359,7 +377,8 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
   }
 
   /** Creates (`localId` undefined) or updates the copy of one record; returns its local id. */
-  async function write(trx: Kysely<Database>, kind: ImportKind, record: SourceRecord, localId: number | undefined): Promise<number> {
+  async function write(trx: Kysely<Database>, kind: ImportKind, record: SourceRecord, localId: number | undefined, image: number | undefined): Promise<number> {
+    const withImage = (body: Record<string, unknown>) => (image === undefined ? body : { ...body, image });
     const ctx = context();
     const slug = typeof record.slug === 'string' ? record.slug : '';
     const noteSlug = (stored: string) => {
@@ -388,7 +407,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
     }
     if (kind === 'venue' || kind === 'organizer') {
       const type = LINKED[kind];
-      const body = linkedBody(kind, record);
+      const body = withImage(linkedBody(kind, record));
       const failures: Record<string, ParamFailure> = {};
       const rules = linkedFieldRules(type);
       for (const [name, value] of Object.entries(body)) {
@@ -407,7 +426,7 @@ export async function importSite(options: ImportOptions): Promise<ImportReport> 
       noteSlug(created.slug);
       return created.id;
     }
-    const event = await writeEvent(trx, ctx, eventBody(record, ids), localId);
+    const event = await writeEvent(trx, ctx, withImage(eventBody(record, ids)), localId);
     noteSlug(event.slug);
     for (const [edge, stored] of [['utc_start_date', event.start_utc], ['utc_end_date', event.end_utc]] as const) {
       if (typeof record[edge] === 'string' && record[edge] !== stored) {

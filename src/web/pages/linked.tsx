@@ -11,6 +11,8 @@ import { PasswordForm } from './single.tsx';
 export interface LinkedPage {
   kind: 'venue' | 'organizer';
   record: LinkedView;
+  /** The image item's own alt text (110-media §9), `""` when it has none. */
+  imageAlt: string;
   locked: boolean;
   wrongPassword: boolean;
   past: boolean;
@@ -60,7 +62,7 @@ export function LinkedPostPage({ env, page }: { env: PageEnv; page: LinkedPage }
           {record.email ? <p>{t('page_email')}: <a href={`mailto:${record.email}`}>{record.email}</a></p> : null}
           {record.website ? <p>{t('page_website')}: <a href={record.website}>{host(record.website)}</a></p> : null}
           {map ? <p><a href={map}>{t('page_google_map')}</a></p> : null}
-          {record.image ? <ResponsiveImage image={record.image} alt={name} summary={false} /> : null}
+          {record.image ? <ResponsiveImage image={record.image} alt={page.imageAlt || name} summary={false} /> : null}
           {record.description ? <div class="description" dangerouslySetInnerHTML={{ __html: record.description }} /> : null}
           <section aria-labelledby="events-heading">
             <h2 id="events-heading">{t(page.past ? 'page_past' : 'page_upcoming')}</h2>

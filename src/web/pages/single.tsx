@@ -200,7 +200,7 @@ export function SingleEventPage({ env, page }: { env: PageEnv; page: SinglePage 
       ) : (
         <>
           {event.cost !== '' ? <p class="cost">{event.cost}</p> : null}
-          {event.image ? <ResponsiveImage image={event.image} alt={event.title} summary={false} /> : null}
+          {event.image ? <ResponsiveImage image={event.image} alt={page.event.image?.alt_text || event.title} summary={false} /> : null}
           <div class="description" dangerouslySetInnerHTML={{ __html: event.description }} />
           <Details env={env} event={event} />
           {venue ? <VenueBlock env={env} venue={venue} /> : null}

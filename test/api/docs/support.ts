@@ -2,12 +2,15 @@ import { systemClock } from '../../../src/domain/dates/clock.ts';
 import { buildOpenApiDocument } from '../../../src/http/openapi/document.ts';
 import type { NamespaceDef } from '../../../src/http/rest/endpoint.ts';
 import { eventsNamespace } from '../../../src/http/routes/index.ts';
+import { MediaService } from '../../../src/services/media/media-service.ts';
+import { openUploadStore } from '../../../src/storage/uploads/open-upload-store.ts';
 import { UsersService } from '../../../src/services/users-service.ts';
 import type { TestApp } from '../../helpers/test-app.ts';
 
 /** The events namespace exactly as buildApp declares it, from the test app's own dependencies. */
 export function appNamespace(t: TestApp): NamespaceDef {
-  return eventsNamespace({ config: t.config, storage: t.storage, clock: systemClock, users: new UsersService(t.storage, systemClock) });
+  const media = new MediaService(t.storage, openUploadStore(t.config.media, t.storage), t.config.media, t.config.timezone, systemClock);
+  return eventsNamespace({ config: t.config, storage: t.storage, clock: systemClock, users: new UsersService(t.storage, systemClock), media });
 }
 
 /** Every English text the document of this namespace shows (and so every text the editions must translate). */

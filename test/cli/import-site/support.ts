@@ -18,8 +18,8 @@ export interface SourceInstance {
   close(): Promise<void>;
 }
 
-export async function startSource(options: { wordpressLayout?: boolean } = {}): Promise<SourceInstance> {
-  const env: Record<string, string> = { CALENDAR_PUBLIC_URL: '' };
+export async function startSource(options: { wordpressLayout?: boolean; env?: Record<string, string> } = {}): Promise<SourceInstance> {
+  const env: Record<string, string> = { CALENDAR_PUBLIC_URL: '', ...options.env };
   if (options.wordpressLayout) Object.assign(env, { CALENDAR_BASE_PATH: '/wp-json', CALENDAR_NAMESPACE_ALIASES: 'tribe/events/v1' });
   const t = await startTestApp('sqlite', { env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -73,11 +73,11 @@ function commandBundle(): Promise<string> {
 }
 
 /** `calendar import site …` as a user runs it: a separate process on the target's database. */
-export async function runImport(databaseUrl: string, args: string[], onStart?: (child: import('node:child_process').ChildProcess) => void): Promise<CliRun> {
+export async function runImport(databaseUrl: string, args: string[], onStart?: (child: import('node:child_process').ChildProcess) => void, env: Record<string, string> = {}): Promise<CliRun> {
   const command = await commandBundle();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [command, 'import', 'site', ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
