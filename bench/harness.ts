@@ -1,8 +1,10 @@
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 /** What the benches share: the bundle, started services, load, the bare yardstick, clean-up. */
 
@@ -43,10 +45,10 @@ export interface Started {
   startupMs: number;
 }
 
-/** What `npm start` runs after bundling, on `databaseUrl`. */
-export async function startService(databaseUrl: string): Promise<Started> {
+/** What `npm start` runs after bundling, on `databaseUrl`, with `settings` added to its environment. */
+export async function startService(databaseUrl: string, settings: NodeJS.ProcessEnv = {}): Promise<Started> {
   const began = performance.now();
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', CALENDAR_ADMIN_PASSWORD: ADMIN_SECRET, CALENDAR_TIMEZONE: 'UTC' };
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', CALENDAR_ADMIN_PASSWORD: ADMIN_SECRET, CALENDAR_TIMEZONE: 'UTC', ...settings };
   const { child, match } = await spawnUntil(runCommand.split(' ').slice(1), env, /listening on (http:\/\/[^/\s]+)/);
   return { child, base: match, startupMs: performance.now() - began };
 }
@@ -58,6 +60,22 @@ export function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** The PostgreSQL server the benches add a column for: BENCH_POSTGRES_URL, else a postgres DATABASE_URL. */
+export const postgresUrl = process.env.BENCH_POSTGRES_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
+
+/** A fresh schema on the PostgreSQL server, dropped afterwards. */
+export async function withPostgresSchema<T>(url: string, work: (schemaUrl: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  try {
+    return await work(`${url}${url.includes('?') ? '&' : '?'}schema=${schema}`);
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  }
 }
 
 export function rssMb(pid: number): number {
@@ -107,9 +125,15 @@ export interface Measure {
   p99Ms: number;
 }
 
-export async function measure(url: string, duration = DURATION): Promise<Measure> {
+/** GETs of `url` from CONNECTIONS clients for `duration` seconds, every answer 2xx. */
+export async function load(url: string, duration = DURATION): Promise<autocannon.Result> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 });
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx`);
+  return result;
+}
+
+export async function measure(url: string, duration = DURATION): Promise<Measure> {
+  const result = await load(url, duration);
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 };
 }
 

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { analyze, copyEvents } from './bulk-copy.ts';
 import {
-  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, ratio, rssMb, runBench, send, startService, stop, workDir, type Measure, type Started,
+  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, runBench, send, startService, stop, withPostgresSchema, workDir, type Measure, type Started,
 } from './harness.ts';
 
 /**
@@ -253,19 +251,6 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   };
 }
 
-/** A fresh schema on the PostgreSQL server, dropped afterwards. */
-async function withPostgresSchema<T>(url: string, work: (schemaUrl: string) => Promise<T>): Promise<T> {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  try {
-    return await work(`${url}${url.includes('?') ? '&' : '?'}schema=${schema}`);
-  } finally {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.end();
-  }
-}
-
 function printTable(all: Figures[]): void {
   const row = (label: string, cell: (f: Figures) => string) => console.log(`| ${label} | ${all.map(cell).join(' | ')} |`);
   console.log(`\n| ${EVENTS} events unless said | ${all.map((f) => f.dialect).join(' | ')} |`);
@@ -296,7 +281,6 @@ async function main(): Promise<void> {
   buildBundle();
   console.log(`bench: ${EVENTS} events then ${LARGE_EVENTS}, ${CONNECTIONS} connections, ${DURATION} s per route, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB`);
   const all: Figures[] = [await benchDatabase('sqlite', `sqlite:${join(workDir, 'bench.db')}`)];
-  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
   if (postgresUrl) all.push(await withPostgresSchema(postgresUrl, (url) => benchDatabase('postgres', url)));
   printTable(all);
   mkdirSync('bench/results', { recursive: true });
