@@ -35,7 +35,7 @@ const LAYOUT = `
 .day-grid{display:grid;grid-template-columns:repeat(${LANE_COLUMNS},minmax(0,1fr));list-style:none;margin:0;padding:0 2px}
 .week .bar,.week .segment{margin:1px;padding:.125rem .25rem;border-radius:4px;border-left:3px solid var(--accent);background:var(--accent-tint);color:var(--text);font-size:.75rem;line-height:1.25;overflow:hidden;overflow-wrap:anywhere;min-width:0}
 .week .bar{border-left-style:double;border-left-width:4px}
-.week .schedule{margin:0;font-variant-numeric:tabular-nums}
+.week .schedule{margin:0;font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .week .segment a,.week .bar a{color:var(--text);font-weight:600}
 .week .featured-label{margin-left:var(--space-1);font-size:.6875rem}
 .week-day>.more,.week-day>.day-count{margin:var(--space-1);font-size:.8125rem}
@@ -49,6 +49,7 @@ const LAYOUT = `
   .week-day>h2 [aria-hidden]{display:none}
   .week-day>h2 .vh{position:static!important;width:auto;height:auto;clip:auto;white-space:normal}
   .week .bar,.week .segment{margin:0 0 var(--space-1);font-size:.875rem}
+  .week .schedule{white-space:normal}
 }
 `;
 
