@@ -50,6 +50,7 @@ for (const dialect of DIALECTS) {
         allday: { title: 'Summer Fete', all_day: true, start_date: '2026-06-12', end_date: '2026-06-12', categories: 'music' },
         across: { title: 'Long Festival', start_date: '2026-06-13 10:00', end_date: '2026-06-16 18:00', featured: true },
       };
+      for (const n of [1, 2, 3, 4, 5]) events[`crowd${n}`] = { title: `Crowded Talk ${n}`, start_date: `2026-06-23 09:0${n}`, end_date: '2026-06-23 10:00' };
       for (const [key, body] of Object.entries(events)) {
         ids[key] = (await f.t.request('POST', `${NS}/events`, { as: 'administrator', body: { status: 'publish', ...body } })).body.id;
       }
@@ -117,8 +118,9 @@ for (const dialect of DIALECTS) {
       assert.match(res.text, /<h1>Ugen fra mandag den 8\. juni 2026<\/h1>|<h1>Ugen fra [^<]*8\.? juni 2026<\/h1>/);
       assert.match(res.text, /<link rel="canonical" href="[^"]*\/da\/events\/week\/2026-06-08\/"/);
       assert.match(res.text, /<a href="\/da\/events\/week\/2026-06-01\/">« Forrige uge<\/a>/);
-      // No event starts after this week: next is plain text (the 55 §4 bound).
-      assert.match(res.text, /<span class="disabled">Næste uge »<\/span>/);
+      assert.match(res.text, /<a href="\/da\/events\/week\/2026-06-15\/">Næste uge »<\/a>/);
+      // No event starts after the crowded week: next is plain text (the 55 §4 bound).
+      assert.match((await get('/events/week/2026-06-22/')).text, /<span class="disabled">Next Week »<\/span>/);
       assert.match((await get('/events/week/2026-06-01/')).text, /<a href="\/events\/week\/2026-06-08\/">Next Week »<\/a>/);
       const current = await get('/events/week/');
       assert.match(current.text, /data-week-start="2026-04-06"/, `the week of ${NOW.toISOString()}`);
@@ -128,6 +130,22 @@ for (const dialect of DIALECTS) {
       assert.match(empty, /<span class="disabled">« Previous Week<\/span>/);
       assert.equal((await get('/events/week/2026-02-30/')).status, 404);
       assert.equal((await get('/events/?eventDisplay=week&tribe-bar-date=2026-06-10')).text.includes('data-week-start="2026-06-08"'), true);
+    });
+
+    test('at most four lanes: a fifth overlapping event becomes "+ 1 More", linking to the day view', async () => {
+      const html = (await get('/events/week/2026-06-23/')).text;
+      assert.deepEqual([1, 2, 3, 4].map((n) => placements(html, ids[`crowd${n}`]).map((place) => `${place['data-lane']}/${place['data-lanes']}`)), [['1/4'], ['2/4'], ['3/4'], ['4/4']]);
+      assert.deepEqual(placements(html, ids.crowd5), []);
+      assert.match(html, /<p class="more"><a href="\/events\/2026-06-23\/" aria-label="\+ 1 more events on Tuesday, June 23, 2026">\+ 1 More<\/a><\/p>/);
+    });
+
+    test('a repeated week page runs no query', async () => {
+      const before = await f.t.queryCount();
+      await get('/events/week/2026-06-16/');
+      const once = (await f.t.queryCount()) - before;
+      assert.ok(once > 0);
+      await get('/events/week/2026-06-16/');
+      assert.equal((await f.t.queryCount()) - before, once);
     });
 
     test('the week starts on CALENDAR_WEEK_START', async () => {
