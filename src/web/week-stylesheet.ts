@@ -33,10 +33,10 @@ const LAYOUT = `
 .week-day>h2{height:2.5rem;margin:0;padding:var(--space-1);font-size:var(--step--1);font-weight:600;overflow:hidden;border-bottom:1px solid var(--border);background:var(--surface-sunken)}
 .week-day.today>h2{background:var(--accent);color:var(--on-accent)}
 .day-grid{display:grid;grid-template-columns:repeat(${LANE_COLUMNS},minmax(0,1fr));list-style:none;margin:0;padding:0 2px}
-.week .bar,.week .segment{margin:1px;padding:.125rem .25rem;border-radius:4px;border-left:3px solid var(--accent);background:var(--accent-tint);color:var(--text);font-size:.75rem;line-height:1.25;overflow:hidden;overflow-wrap:anywhere;min-width:0}
-.week .bar{border-left-style:double;border-left-width:4px}
+.week .week-bar,.week .segment{margin:1px;padding:.125rem .25rem;border-radius:4px;border-left:3px solid var(--accent);background:var(--accent-tint);color:var(--text);font-size:.75rem;line-height:1.25;overflow:hidden;overflow-wrap:anywhere;min-width:0}
+.week .week-bar{border-left-style:double;border-left-width:4px}
 .week .schedule{margin:0;font-variant-numeric:tabular-nums;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.week .segment a,.week .bar a{color:var(--text);font-weight:600}
+.week .segment a,.week .week-bar a{color:var(--text);font-weight:600}
 .week .featured-label{margin-left:var(--space-1);font-size:.6875rem}
 .week-day>.more,.week-day>.day-count{margin:var(--space-1);font-size:.8125rem}
 @media (max-width:37.5rem){
@@ -48,7 +48,7 @@ const LAYOUT = `
   .week-day>h2{height:auto;background:none;border:0;padding:0 0 var(--space-1)}
   .week-day>h2 [aria-hidden]{display:none}
   .week-day>h2 .vh{position:static!important;width:auto;height:auto;clip:auto;white-space:normal}
-  .week .bar,.week .segment{margin:0 0 var(--space-1);font-size:.875rem}
+  .week .week-bar,.week .segment{margin:0 0 var(--space-1);font-size:.875rem}
   .week .schedule{white-space:normal}
 }
 `;

@@ -103,9 +103,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(placeOf(html, ids.night), ['2026-06-10', '2026-06-11']);
       assert.deepEqual(placements(html, ids.night).map((place) => [place['data-start'], place['data-end']]), [['22:00', '24:00'], ['00:00', '02:00']]);
       assert.deepEqual(placeOf(html, ids.allday), ['all-day']);
-      assert.deepEqual(placements(html, ids.allday).map((place) => [place['data-first'], place['data-last'], place.class]), [['2026-06-12', '2026-06-12', 'bar c4 w1']]);
+      assert.deepEqual(placements(html, ids.allday).map((place) => [place['data-first'], place['data-last'], place.class]), [['2026-06-12', '2026-06-12', 'week-bar c4 w1']]);
       assert.deepEqual(placeOf(html, ids.across), ['all-day']);
-      assert.deepEqual(placements(html, ids.across).map((place) => [place['data-first'], place['data-last'], place.class]), [['2026-06-13', '2026-06-14', 'bar c5 w2']]);
+      assert.deepEqual(placements(html, ids.across).map((place) => [place['data-first'], place['data-last'], place.class]), [['2026-06-13', '2026-06-14', 'week-bar c5 w2']]);
       const next = (await get('/events/week/2026-06-15/')).text;
       assert.deepEqual(placements(next, ids.across).map((place) => [place['data-first'], place['data-last']]), [['2026-06-15', '2026-06-16']]);
       // The grid grows to the latest segment end: midnight is row 47's end.

@@ -65,7 +65,7 @@ export function WeekView({ env, model }: { env: PageEnv; model: WeekModel }) {
           {layout.top.length > 0 ? (
             <ul>
               {layout.top.map((bar) => (
-                <li class={`bar c${bar.column} w${bar.width}`} data-event-id={bar.event.id} data-first={bar.first} data-last={bar.last}>
+                <li class={`week-bar c${bar.column} w${bar.width}`} data-event-id={bar.event.id} data-first={bar.first} data-last={bar.last}>
                   <EventText env={env} event={bar.event} />
                 </li>
               ))}
