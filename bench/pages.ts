@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AUTH, buildBundle, CONNECTIONS, DURATION, measure, measureAgainstBare, NS, ratio, runBench, startService, workDir } from './harness.ts';
 
 /**
- * `npm run bench:pages`: the public calendar pages (55) — month, list and single event — served
+ * `npm run bench:pages`: the public calendar pages (55) — month, week, list and single event — served
  * by the bundle `npm start` runs, against a bare node:http server returning the same bytes
  * (bench/bare-server.ts), in the same run. Seeds through the API; prints a table.
  */
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   console.log(`bench:pages: ${EVENTS} events, ${CONNECTIONS} connections, ${DURATION} s per page, ${cpus().length} cores`);
   console.log('| page | bytes | service req/s | p99 ms | bare req/s | ratio |');
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [name, path] of [['month', '/events/month/'], ['list', '/events/list/'], ['single event', `/event/${slug}/`]]) {
+  for (const [name, path] of [['month', '/events/month/'], ['week', '/events/week/'], ['list', '/events/list/'], ['single event', `/event/${slug}/`]]) {
     const response = await fetch(base + path);
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);

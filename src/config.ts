@@ -123,7 +123,7 @@ export interface WebhookSettings {
 export const WEBHOOK_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 43_200, 86_400];
 
 /** The views this service renders (55, 130), in the view selector's order. */
-export const CALENDAR_VIEWS = ['list', 'month', 'day', 'photo', 'summary'] as const;
+export const CALENDAR_VIEWS = ['list', 'month', 'day', 'week', 'photo', 'summary'] as const;
 export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 
 export interface CalendarSettings {

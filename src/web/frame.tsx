@@ -3,7 +3,7 @@ import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
 import { editionPath, inEdition, isListLike, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
 
-const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', photo: 'page_photo', summary: 'page_summary' } as const;
+const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', week: 'page_week', photo: 'page_photo', summary: 'page_summary' } as const;
 const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' } as const;
 
 /**
@@ -105,6 +105,8 @@ function switchHref(env: PageEnv, state: ViewState, kind: ViewKind): string {
     if (day === undefined && anchorMonth !== undefined) day = env.today.startsWith(anchorMonth) ? env.today : `${anchorMonth}-01`;
     return viewHref(env, { ...base, view: 'day', anchor: day });
   }
+  // The week of the anchor date (130 §3); the page names the week by its first day.
+  if (kind === 'week') return viewHref(env, { ...base, view: 'week', anchor: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
   return viewHref(env, { ...base, view: isListLike(kind) ? kind : 'list', date: anchorDay ?? (anchorMonth ? `${anchorMonth}-01` : undefined) });
 }
 

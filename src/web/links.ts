@@ -20,7 +20,7 @@ export interface ViewState {
   date?: string;
   past: boolean;
   page: number;
-  /** Month shown (`YYYY-MM`) or day shown (`YYYY-MM-DD`); undefined = the current one. */
+  /** Month shown (`YYYY-MM`), day shown or week's first day (`YYYY-MM-DD`); undefined = the current one. */
   anchor?: string;
 }
 
@@ -45,6 +45,7 @@ export function viewPath(state: Omit<ViewState, 'search' | 'date' | 'past'>): st
   if (state.archive) path += `${state.archive.taxonomy}/${state.archive.path}/`;
   if (state.view === 'month') path += state.anchor ? `${state.anchor}/` : 'month/';
   else if (state.view === 'day') path += state.anchor ? `${state.anchor}/` : 'today/';
+  else if (state.view === 'week') path += state.anchor ? `week/${state.anchor}/` : 'week/';
   else path += state.page > 1 ? `${state.view}/page/${state.page}/` : `${state.view}/`;
   if (state.featured) path += 'featured/';
   return path;

@@ -167,10 +167,12 @@ describe('the started bundle (npm start)', () => {
         assert.ok(index.routes['/calendar/events/v1/events'], 'the index lists the events route');
       });
 
-      test('the photo and summary views, the feed, the sitemap, robots.txt, an embed page and the embed scripts answer 200 from the bundle', async () => {
+      test('the week, photo and summary views, the feed, the sitemap, robots.txt, an embed page and the embed scripts answer 200 from the bundle', async () => {
         for (const [path, type] of [
           ['/events/photo/', 'text/html; charset=utf-8'],
           ['/da/events/summary/', 'text/html; charset=utf-8'],
+          ['/events/week/', 'text/html; charset=utf-8'],
+          ['/da/events/week/2026-06-10/', 'text/html; charset=utf-8'],
           ['/events/feed/', 'application/rss+xml; charset=UTF-8'],
           ['/da/events/feed/', 'application/rss+xml; charset=UTF-8'],
           ['/sitemap.xml', 'application/xml; charset=UTF-8'],

@@ -91,6 +91,17 @@ for (const dialect of DIALECTS) {
       assert.ok(all.some((link) => link.href === '/events/month/' && link.target === '_top'), 'View full calendar');
     });
 
+    test('the week embed: the week grid, its navigation inside the embed, events linking out', async () => {
+      const res = await get('/embed/events/?view=week&tribe-bar-date=2026-04-22');
+      assert.equal(res.status, 200);
+      assert.match(res.text, /data-week-start="2026-04-20"/);
+      const all = links(res.text);
+      assert.ok(all.some((link) => link.href === '/embed/events/?view=week&tribe-bar-date=2026-04-27' && link.target === undefined), 'next week inside the embed');
+      assert.ok(all.some((link) => link.href === '/embed/events/?view=week' && link.target === undefined), 'this week inside the embed');
+      assert.ok(all.some((link) => link.href.startsWith('/event/busy-day-talk-1') && link.target === '_top'));
+      assert.equal((await get('/embed/events/?view=week&tribe-bar-date=2026-04')).status, 400);
+    });
+
     test('editions: the Danish embed speaks Danish and keeps /da', async () => {
       const res = await get('/da/embed/events/?view=month&tribe-bar-date=2026-04-15');
       assert.equal(res.status, 200);
@@ -101,7 +112,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('bad values: 400 naming the parameter in an alert; unknown paths 404; unknown parameters ignored', async () => {
-      for (const [query, parameter] of [['view=week', 'view'], ['view=day', 'view'], ['per_page=51', 'per_page'], ['per_page=0', 'per_page'], ['venue=abc', 'venue'], ['categories=nothing', 'categories'], ['tags=music,nothing', 'tags'], ['featured=maybe', 'featured'], ['tribe-bar-date=2026-13-01', 'tribe-bar-date'], ['page=0', 'page']]) {
+      for (const [query, parameter] of [['view=map', 'view'], ['view=day', 'view'], ['per_page=51', 'per_page'], ['per_page=0', 'per_page'], ['venue=abc', 'venue'], ['categories=nothing', 'categories'], ['tags=music,nothing', 'tags'], ['featured=maybe', 'featured'], ['tribe-bar-date=2026-13-01', 'tribe-bar-date'], ['page=0', 'page']]) {
         const res = await get(`/embed/events/?${query}`);
         assert.equal(res.status, 400, query);
         assert.match(res.text, new RegExp(`<p role="alert" class="alert">Invalid parameter\\(s\\): ${parameter}</p>`), query);

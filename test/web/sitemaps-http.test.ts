@@ -94,7 +94,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await paths('organizers-1.xml'), await api('/organizers', 'organizers'));
       assert.deepEqual(await paths('categories-1.xml'), [`${SITE}/events/category/music/`, `${SITE}/events/category/music/jazz/`]);
       assert.deepEqual(await paths('tags-1.xml'), [`${SITE}/events/tag/outdoor/`]);
-      assert.deepEqual(await paths('pages.xml'), ['/events/', '/events/list/', '/events/month/', '/events/today/', '/events/photo/', '/events/summary/'].map((path) => SITE + path));
+      assert.deepEqual(await paths('pages.xml'), ['/events/', '/events/list/', '/events/month/', '/events/today/', '/events/week/', '/events/photo/', '/events/summary/'].map((path) => SITE + path));
       for (const { loc } of await index()) {
         for (const entry of await urlset(loc)) assert.equal((await get(entry.loc.slice(SITE.length))).status, 200, entry.loc);
       }

@@ -42,7 +42,7 @@ async function axeViolations(page: Page): Promise<unknown[]> {
  * origin, the framing rule, and the embed pages' accessibility; one fixture on SQLite (the HTTP
  * suites cover both databases).
  */
-describe('photo and summary views and embeds in a browser', { skip }, () => {
+describe('photo, summary and week views and embeds in a browser', { skip }, () => {
   let f: PageFixture;
   let origin: string;
   /** A second instance on the same data that lets no other site frame its embeds. */
@@ -178,10 +178,37 @@ describe('photo and summary views and embeds in a browser', { skip }, () => {
     await refused.page.close();
   });
 
-  test('photo, summary and embed pages: no axe violation with scripts off and on, English and Danish; no sideways scrolling at 320 px; screenshots', async () => {
+  test('week: overlapping events side by side in their day column, placed by the hour; a list at 320 px', async () => {
+    for (const width of [1280, 320]) {
+      const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 } });
+      const page = await ctx.newPage();
+      await page.goto(`${origin}/events/week/2026-04-20/`);
+      const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
+      const column = await box('section[data-date="2026-04-20"]');
+      const [first, second, third] = await Promise.all([f.ids.busy1, f.ids.busy2, f.ids.busy3].map((id) => box(`section[data-date="2026-04-20"] [data-event-id="${id}"]`)));
+      if (width === 1280) {
+        // 09:00 and 09:15 overlap: two lanes of one column, the second to the right.
+        assert.ok(first.x + first.width <= second.x + 1, 'side by side');
+        assert.ok(Math.abs(second.y - first.y) < 1, 'both start in the 09:00 half-hour row');
+        // 10:00 starts as the first ends: back in lane 1, below it.
+        assert.ok(Math.abs(third.x - first.x) < 1 && third.y >= first.y + first.height - 1, 'the third below the first');
+        for (const segment of [first, second, third]) assert.ok(segment.x >= column.x - 1 && segment.x + segment.width <= column.x + column.width + 1, 'inside its day');
+        const top = await box('[data-row="all-day"] [data-event-id]');
+        assert.ok(top.y + top.height <= column.y + 1, 'the all-day row above the days');
+      } else {
+        assert.ok(second.y >= first.y + first.height - 1 && third.y >= second.y + second.height - 1, 'one under the other');
+        assert.ok(first.width > 250, 'full width');
+        assert.equal(await page.locator('section[data-date="2026-04-22"]').isVisible(), false, 'a day without events is hidden');
+      }
+      await ctx.close();
+    }
+  });
+
+  test('photo, summary, week and embed pages: no axe violation with scripts off and on, English and Danish; no sideways scrolling at 320 px; screenshots', async () => {
     const paths = {
       photo: '/events/photo/',
       summary: '/events/summary/?tribe-bar-date=2026-04-19',
+      week: '/events/week/2026-04-20/',
       'embed-list': '/embed/events/?view=list&tribe-bar-date=2026-04-10',
       'embed-month': '/embed/events/?view=month&tribe-bar-date=2026-04-10',
     };

@@ -101,10 +101,10 @@ for (const dialect of DIALECTS) {
     test('the view selector lists the enabled views in order; switching keeps the date; feeds and headers as every view', async () => {
       const nav = (html: string) => /<nav aria-label="[^"]+" class="views">(.*?)<\/nav>/s.exec(html)![1];
       const en = nav((await get('/events/2026-04-20/')).text);
-      assert.deepEqual([...en.matchAll(/>([^<>]+)<\/a>/g)].map((match) => match[1]), ['List', 'Month', 'Day', 'Photo', 'Summary']);
+      assert.deepEqual([...en.matchAll(/>([^<>]+)<\/a>/g)].map((match) => match[1]), ['List', 'Month', 'Day', 'Week', 'Photo', 'Summary']);
       assert.match(en, /<a href="\/events\/photo\/\?tribe-bar-date=2026-04-20">Photo<\/a>/);
       const da = nav((await get('/da/events/summary/')).text);
-      assert.deepEqual([...da.matchAll(/>([^<>]+)<\/a>/g)].map((match) => match[1]), ['Liste', 'Måned', 'Dag', 'Foto', 'Oversigt']);
+      assert.deepEqual([...da.matchAll(/>([^<>]+)<\/a>/g)].map((match) => match[1]), ['Liste', 'Måned', 'Dag', 'Uge', 'Foto', 'Oversigt']);
       assert.match(da, /<a href="\/da\/events\/summary\/" aria-current="page">Oversigt<\/a>/);
       const page = await get('/events/category/music/photo/');
       assert.match(page.text, /<link rel="alternate" type="application\/rss\+xml" title="Music – Town Calendar" href="\/events\/category\/music\/feed\/"\/>/);
@@ -161,7 +161,7 @@ for (const dialect of DIALECTS) {
     test('a disabled view is not found and not offered; eventDisplay naming it gives the default view', async () => {
       const t = await startTestApp(dialect, { env: { CALENDAR_VIEWS: 'month,list' } });
       try {
-        for (const path of ['/events/photo/', '/events/summary/', '/da/events/photo/page/2/', '/events/category/any/summary/', '/events/today/']) {
+        for (const path of ['/events/photo/', '/events/summary/', '/events/week/', '/da/events/week/2026-06-10/', '/da/events/photo/page/2/', '/events/category/any/summary/', '/events/today/']) {
           assert.equal((await t.request('GET', path)).status, 404, path);
         }
         const month = await t.request('GET', '/events/?eventDisplay=photo');

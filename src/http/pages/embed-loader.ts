@@ -9,7 +9,7 @@ import type { PageData } from './page-data.ts';
 import { loadView, type EmbedSelection } from './view-loader.ts';
 
 /** The views an embed shows (130 §10.1) that this service has. */
-export const EMBED_VIEWS: readonly ViewKind[] = ['list', 'month'];
+export const EMBED_VIEWS: readonly ViewKind[] = ['list', 'month', 'week'];
 const DEFAULT_PER_PAGE = 5;
 
 export type EmbedOutcome =
@@ -19,7 +19,7 @@ export type EmbedOutcome =
 
 /** The recognised parameters of an embed address, in their order: the cache key and its links. */
 export interface EmbedParams {
-  view: 'list' | 'month';
+  view: 'list' | 'month' | 'week';
   categories?: string;
   tags?: string;
   venue?: string;
@@ -36,7 +36,7 @@ const POSITIVE = /^[1-9]\d{0,8}$/;
 /** The embed parameters of a query, or the first one with a bad value. */
 export function readEmbedParams(params: URLSearchParams): EmbedParams | { invalid: string } {
   const view = params.get('view') ?? 'list';
-  if (view !== 'list' && view !== 'month') return { invalid: 'view' };
+  if (view !== 'list' && view !== 'month' && view !== 'week') return { invalid: 'view' };
   const list = (name: string) => {
     const value = params.get(name)?.trim();
     return value === undefined || value === '' ? undefined : value;
@@ -81,7 +81,7 @@ export function embedQuery(params: EmbedParams): string {
 }
 
 /**
- * An embed's view (130 §10.1): the list or month view exactly as its page, narrowed by the
+ * An embed's view (130 §10.1): the list, month or week view exactly as its page, narrowed by the
  * embed's filters, with links that keep the embed's parameters.
  */
 export async function loadEmbed(data: PageData, settings: CalendarSettings, ctx: RestContext, env: PageEnv, params: EmbedParams): Promise<EmbedOutcome> {
@@ -103,13 +103,14 @@ export async function loadEmbed(data: PageData, settings: CalendarSettings, ctx:
       organizerIds: params.organizer === undefined ? undefined : [Number(params.organizer)],
     },
   };
-  const month = params.view === 'month' ? params.date?.slice(0, 7) : undefined;
+  // The month and week embeds name their month or any day of their week as the page path does.
+  const anchor = params.view === 'month' ? params.date?.slice(0, 7) : params.view === 'week' ? params.date : undefined;
   const outcome = await loadView(
     data,
     settings,
     ctx,
     env,
-    { kind: 'view', view: params.view, featured: params.featured, page: params.page, anchor: month },
+    { kind: 'view', view: params.view, featured: params.featured, page: params.page, anchor },
     { featured: params.featured, date: params.view === 'list' ? params.date : undefined, display: params.past ? 'past' : undefined },
     selection,
   );
@@ -126,8 +127,8 @@ export async function loadEmbed(data: PageData, settings: CalendarSettings, ctx:
       prefix +
       embedQuery({
         ...params,
-        view: state.view === 'month' ? 'month' : 'list',
-        date: state.view === 'month' ? state.anchor : state.date,
+        view: state.view === 'month' || state.view === 'week' ? state.view : 'list',
+        date: state.view === 'month' || state.view === 'week' ? state.anchor : state.date,
         page: state.page,
         past: state.view === 'list' && state.past,
       }),

@@ -5,6 +5,7 @@ import { feedTitle } from '../../web/feeds/rss.ts';
 import type { PageEnv } from '../../web/model.ts';
 import type { EventModel } from '../../render/json/event-serializer.ts';
 import type { DayModel, ListModel, MonthModel, ViewFrame, ViewModel } from '../../web/pages/views.tsx';
+import type { WeekModel } from '../../web/pages/week.tsx';
 import type { RestContext } from '../rest/context.ts';
 import type { PageData, ResolvedTerm, ViewFilters } from './page-data.ts';
 import type { PageTarget, ViewParams } from './page-path.ts';
@@ -199,6 +200,46 @@ export async function loadView(
       previousMonth: extremes.first && month > monthPart(extremes.first) ? addMonths(month, -1) : undefined,
       nextMonth: extremes.last && month < monthPart(extremes.last) ? addMonths(month, 1) : undefined,
       nextEventMonth,
+      latestPast,
+    };
+    return { kind: 'model', model };
+  }
+
+  if (view === 'week') {
+    const named = target.anchor ?? date;
+    const day = named ?? env.today;
+    const firstDay = addDays(day, -((weekday(day) - settings.weekStart + 7) % 7));
+    const lastDay = addDays(firstDay, 6);
+    const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(firstDay, lastDay), MONTH_LIMIT);
+    let dayCounts: Record<string, number> | undefined;
+    if (spans) {
+      notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
+      dayCounts = {};
+      for (const span of spans) {
+        const { first, last } = coveredDates(span);
+        for (let covered = first < firstDay ? firstDay : first; covered <= last && covered <= lastDay; covered = addDays(covered, 1)) dayCounts[covered] = (dayCounts[covered] ?? 0) + 1;
+      }
+    }
+    let nextEventWeek: string | undefined;
+    let latestPast;
+    if (events.length === 0 && !spans) {
+      noindex = true;
+      if (params.search === undefined) {
+        const next = await data.nextStart(ctx, filters, `${lastDay} 23:59:59`);
+        if (next) nextEventWeek = datePart(next);
+        else if (!(await data.hasUpcoming(ctx, filters, nowWall))) latestPast = await data.latestPast(ctx, filters, datePart(nowWall));
+      }
+    }
+    const model: WeekModel<EventModel> = {
+      ...frame({ ...base, view: 'week', anchor: named === undefined ? undefined : firstDay }, env.t('page_week_of', { date: longDate(env.lang, firstDay) }), firstDay, lastDay),
+      noindex,
+      kind: 'week',
+      firstDay,
+      events,
+      dayCounts,
+      hasPrevious: extremes.first !== undefined && extremes.first < `${firstDay} 00:00:00`,
+      hasNext: extremes.last !== undefined && extremes.last >= `${addDays(firstDay, 7)} 00:00:00`,
+      nextEventWeek,
       latestPast,
     };
     return { kind: 'model', model };

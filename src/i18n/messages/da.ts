@@ -243,6 +243,8 @@ export const da: Catalogue = {
   page_this_week: "Denne uge",
   page_next_week: "Næste uge",
   page_week_of: "Ugen fra {date}",
+  page_week_nav: "Ugenavigation",
+  page_next_week_with_events: "Se næste uge med begivenheder",
   page_all_day_multi_day: "Hele dagen og flere dage",
   page_by_location: "Begivenheder efter sted",
   page_no_location: "Intet sted",

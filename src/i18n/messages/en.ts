@@ -251,6 +251,8 @@ export const en = {
   page_this_week: "This Week",
   page_next_week: "Next Week",
   page_week_of: "Week of {date}",
+  page_week_nav: "Week navigation",
+  page_next_week_with_events: "View next week with events",
   page_all_day_multi_day: "All-day and multi-day",
   page_by_location: "Events by location",
   page_no_location: "No location",

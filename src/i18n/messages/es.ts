@@ -243,6 +243,8 @@ export const es: Catalogue = {
   page_this_week: "Esta semana",
   page_next_week: "Semana siguiente",
   page_week_of: "Semana del {date}",
+  page_week_nav: "Navegación semanal",
+  page_next_week_with_events: "Ver la próxima semana con eventos",
   page_all_day_multi_day: "Todo el día y varios días",
   page_by_location: "Eventos por lugar",
   page_no_location: "Sin ubicación",

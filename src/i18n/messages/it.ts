@@ -243,6 +243,8 @@ export const it: Catalogue = {
   page_this_week: "Questa settimana",
   page_next_week: "Settimana successiva",
   page_week_of: "Settimana dal {date}",
+  page_week_nav: "Navigazione settimanale",
+  page_next_week_with_events: "Vedi la prossima settimana con eventi",
   page_all_day_multi_day: "Tutto il giorno e più giorni",
   page_by_location: "Eventi per luogo",
   page_no_location: "Nessun luogo",

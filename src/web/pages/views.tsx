@@ -20,6 +20,7 @@ import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
 import { PhotoCards, SummaryDays } from './list-variants.tsx';
+import { WeekView, type WeekModel } from './week.tsx';
 
 /** What every view page shows around its body (55 §3, §9). */
 export interface ViewFrame {
@@ -75,9 +76,9 @@ export interface DayModel<E = EventView> extends ViewFrame {
   nextEventDay?: string;
 }
 
-export type ViewModel<E = EventView> = ListModel<E> | MonthModel<E> | DayModel<E>;
+export type ViewModel<E = EventView> = ListModel<E> | MonthModel<E> | DayModel<E> | WeekModel<E>;
 
-function Page({ env, model, children }: { env: PageEnv; model: ViewModel; children: ComponentChildren }) {
+export function Page({ env, model, children }: { env: PageEnv; model: ViewModel; children: ComponentChildren }) {
   const jsonLd = model.events.flatMap((event) => (event.json_ld ? [event.json_ld] : []));
   return (
     <Frame
@@ -348,11 +349,12 @@ function DayView({ env, model }: { env: PageEnv; model: DayModel }) {
   );
 }
 
-/** A month, list, day, photo or summary view: a pure function of the loaded read models. */
+/** A month, list, day, week, photo or summary view: a pure function of the loaded read models. */
 export function CalendarView({ env, model: loaded }: { env: PageEnv; model: ViewModel<EventModel> }) {
   const latestPast = loaded.kind === 'day' || loaded.latestPast === undefined ? undefined : eventViews(env, loaded.latestPast);
   const model = { ...loaded, events: eventViews(env, loaded.events), latestPast } as ViewModel;
   if (model.kind === 'month') return <MonthView env={env} model={model} />;
   if (model.kind === 'day') return <DayView env={env} model={model} />;
+  if (model.kind === 'week') return <WeekView env={env} model={model} />;
   return <ListView env={env} model={model} />;
 }

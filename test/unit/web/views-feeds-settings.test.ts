@@ -33,8 +33,8 @@ describe('CALENDAR_EMBED_ORIGINS', () => {
 
 describe('CALENDAR_VIEWS and CALENDAR_DEFAULT_VIEW', () => {
   test('all views by default in the selector\'s order; a list without duplicates that names list', () => {
-    assert.deepEqual(loadConfig({}).calendar.views, ['list', 'month', 'day', 'photo', 'summary']);
-    assert.deepEqual(loadConfig({ CALENDAR_VIEWS: 'summary, list' }).calendar.views, ['list', 'summary']);
+    assert.deepEqual(loadConfig({}).calendar.views, ['list', 'month', 'day', 'week', 'photo', 'summary']);
+    assert.deepEqual(loadConfig({ CALENDAR_VIEWS: 'summary, week, list' }).calendar.views, ['list', 'week', 'summary']);
     for (const value of ['month,day', 'list,list', 'list,agenda', 'list,']) refuses({ CALENDAR_VIEWS: value }, 'CALENDAR_VIEWS');
   });
 
