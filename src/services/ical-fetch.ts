@@ -1,9 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { RestError } from '../domain/errors.ts';
 import { IcalTooLargeError } from '../domain/ical/ical-input.ts';
+import { guardedGet, type FetchFailure } from './guarded-fetch.ts';
 
 const TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
@@ -26,6 +25,19 @@ export function isPrivateAddress(address: string): boolean {
 
 function failed(reason: string): RestError {
   return new RestError(502, 'ical-fetch-failed', { vars: { reason } });
+}
+
+function icalFailure(failure: FetchFailure): RestError {
+  switch (failure.stage) {
+    case 'connect':
+      return failure.error instanceof PrivateAddressError ? new RestError(400, 'ical-url-not-allowed') : failed('unreachable');
+    case 'status':
+      return failed(`HTTP ${failure.status}`);
+    case 'transfer':
+      return failed('transfer interrupted');
+    case 'redirects':
+      return failed('too many redirects');
+  }
 }
 
 /** Refused at connect time: the name resolved to an address the service must not reach. */
@@ -59,16 +71,6 @@ function checkTarget(url: URL, allowlist: readonly string[]): void {
   if (!allowlist.includes(url.origin) || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new RestError(400, 'ical-url-not-allowed');
 }
 
-function get(url: URL, resolve: Resolve, signal: AbortSignal): Promise<IncomingMessage> {
-  const literal = isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0;
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolvePromise, reject) => {
-    const request = send(url, { method: 'GET', signal, ...(literal ? {} : { lookup: guardedLookup(resolve) }), headers: { accept: 'text/calendar, */*;q=0.5' } }, resolvePromise);
-    request.on('error', reject);
-    request.end();
-  });
-}
-
 /**
  * GET of an allowed URL (C.1): 10 s for the whole transfer, redirects followed only to listed
  * origins, the body cut off at the byte cap.
@@ -80,40 +82,15 @@ export async function fetchIcal(address: string, allowlist: readonly string[], m
   } catch {
     throw new RestError(400, 'ical-url-not-allowed');
   }
-  const signal = AbortSignal.timeout(TIMEOUT_MS);
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    checkTarget(url, allowlist);
-    const response = await get(url, resolve, signal).catch((error: unknown) => {
-      if (error instanceof PrivateAddressError) throw new RestError(400, 'ical-url-not-allowed');
-      throw failed('unreachable');
-    });
-    const status = response.statusCode ?? 0;
-    const location = response.headers.location;
-    if (status >= 300 && status < 400 && location) {
-      response.resume();
-      url = new URL(location, url);
-      continue;
-    }
-    if (status !== 200) {
-      response.resume();
-      throw failed(`HTTP ${status}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          response.destroy();
-          throw new IcalTooLargeError('bytes');
-        }
-        chunks.push(chunk);
-      }
-    } catch (error) {
-      if (error instanceof IcalTooLargeError) throw error;
-      throw failed('transfer interrupted');
-    }
-    return Buffer.concat(chunks);
-  }
-  throw failed('too many redirects');
+  const { body } = await guardedGet(url, {
+    accept: 'text/calendar, */*;q=0.5',
+    maxBytes,
+    maxRedirects: MAX_REDIRECTS,
+    timeoutMs: TIMEOUT_MS,
+    checkTarget: (hop) => checkTarget(hop, allowlist),
+    lookupFor: (hop) => (isIP(hop.hostname.replace(/^\[|\]$/g, '')) !== 0 ? undefined : guardedLookup(resolve)),
+    failed: icalFailure,
+    tooLarge: () => new IcalTooLargeError('bytes'),
+  });
+  return body;
 }

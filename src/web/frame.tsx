@@ -190,6 +190,30 @@ function SiteName({ env, home }: { env: PageEnv; home: string }) {
 }
 
 /**
+ * The `<head>` of a full document, page or embed: the page's own meta and links (`children`)
+ * between the title and the site's stylesheets, script and structured data.
+ */
+function DocumentHead(props: { env: PageEnv; title: string; script: string; jsonLd?: unknown[]; children: ComponentChildren }) {
+  const { env } = props;
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{`${props.title} – ${env.siteName}`}</title>
+      {props.children}
+      <link rel="stylesheet" href={env.assets.stylesheet} />
+      {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
+      <script src={props.script} defer />
+      {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
+      <link rel="icon" href="data:," />
+      {props.jsonLd && props.jsonLd.length > 0 ? (
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(props.jsonLd) }} />
+      ) : null}
+    </head>
+  );
+}
+
+/**
  * The frame of an embed page (130 §10.1): the view's `<main>` and a link to the full calendar,
  * without the site's header, events bar and footer; never indexed.
  */
@@ -198,16 +222,9 @@ function EmbedDocument(props: FrameProps) {
   const embed = env.embed!;
   return (
     <html lang={env.lang}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} – ${env.siteName}`}</title>
+      <DocumentHead env={env} title={props.title} script={embed.script}>
         <meta name="robots" content="noindex" />
-        <link rel="stylesheet" href={env.assets.stylesheet} />
-        {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
-        <script src={embed.script} defer />
-        <link rel="icon" href="data:," />
-      </head>
+      </DocumentHead>
       <body class="embed">
         <Main {...props} />
         <p class="full-calendar"><a href={embed.fullCalendar}>{env.t('page_full_calendar')}</a></p>
@@ -236,10 +253,7 @@ export function Frame(props: FrameProps) {
   const eventsHome = editionPath(env, '/events/');
   return (
     <html lang={env.lang}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} – ${env.siteName}`}</title>
+      <DocumentHead env={env} title={props.title} script={env.assets.script} jsonLd={props.jsonLd}>
         {props.noindex ? <meta name="robots" content="noindex" /> : null}
         <link rel="canonical" href={canonical} />
         {LANGUAGES.map((lang) => (
@@ -248,15 +262,7 @@ export function Frame(props: FrameProps) {
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
         {props.rss ? <link rel="alternate" type="application/rss+xml" title={props.rss.title} href={props.rss.href} /> : null}
-        <link rel="stylesheet" href={env.assets.stylesheet} />
-        {env.assets.customCss ? <link rel="stylesheet" href={env.assets.customCss} /> : null}
-        <script src={env.assets.script} defer />
-        {/* No icon: browsers would otherwise ask for /favicon.ico on every first visit. */}
-        <link rel="icon" href="data:," />
-        {props.jsonLd && props.jsonLd.length > 0 ? (
-          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(props.jsonLd) }} />
-        ) : null}
-      </head>
+      </DocumentHead>
       <body>
         <a class="skip" href="#main">{t('page_skip')}</a>
         <header class="site-header">

@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { RestError } from '../../domain/errors.ts';
 import { guardedLookup, isPrivateAddress, PrivateAddressError, systemResolve, type Resolve } from '../ical-fetch.ts';
+import { guardedGet, type FetchFailure } from '../guarded-fetch.ts';
 
 const MAX_REDIRECTS = 5;
 
@@ -33,14 +31,18 @@ function checkTarget(url: URL, network: SideloadNetwork): void {
   if (isIP(host) !== 0 && network.refused(host)) throw new ImageUrlNotAllowedError(host);
 }
 
-function get(url: URL, network: SideloadNetwork, signal: AbortSignal): Promise<IncomingMessage> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    // No cookies or credentials: the request carries nothing of the caller's.
-    const request = send(url, { method: 'GET', signal, lookup: guardedLookup(network.resolve, network.refused), headers: { accept: 'image/*' } }, resolve);
-    request.on('error', reject);
-    request.end();
-  });
+function imageFailure(failure: FetchFailure): Error {
+  switch (failure.stage) {
+    case 'connect':
+      if (failure.error instanceof PrivateAddressError) return new ImageUrlNotAllowedError(failure.url.hostname);
+      return new ImageFetchFailedError(failure.timedOut ? 'timeout' : 'unreachable');
+    case 'status':
+      return new ImageFetchFailedError(`HTTP ${failure.status}`);
+    case 'transfer':
+      return new ImageFetchFailedError(failure.timedOut ? 'timeout' : 'transfer interrupted');
+    case 'redirects':
+      return new ImageFetchFailedError('too many redirects');
+  }
 }
 
 /** The file name a fetched URL gives the upload: its last path segment. */
@@ -58,41 +60,15 @@ function fileNameOf(url: URL): string {
  * response's type ignored (the content decides), the body cut at `maxBytes`.
  */
 export async function fetchImage(address: string, maxBytes: number, network: SideloadNetwork): Promise<{ bytes: Buffer; fileName: string }> {
-  let url = new URL(address);
-  const signal = AbortSignal.timeout(network.timeoutMs);
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    checkTarget(url, network);
-    const response = await get(url, network, signal).catch((error: unknown) => {
-      if (error instanceof PrivateAddressError) throw new ImageUrlNotAllowedError(url.hostname);
-      throw new ImageFetchFailedError(signal.aborted ? 'timeout' : 'unreachable');
-    });
-    const status = response.statusCode ?? 0;
-    const location = response.headers.location;
-    if (status >= 300 && status < 400 && location) {
-      response.resume();
-      url = new URL(location, url);
-      continue;
-    }
-    if (status !== 200) {
-      response.resume();
-      throw new ImageFetchFailedError(`HTTP ${status}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          response.destroy();
-          throw new RestError(413, 'rest_upload_file_too_big');
-        }
-        chunks.push(chunk);
-      }
-    } catch (error) {
-      if (error instanceof RestError) throw error;
-      throw new ImageFetchFailedError(signal.aborted ? 'timeout' : 'transfer interrupted');
-    }
-    return { bytes: Buffer.concat(chunks), fileName: fileNameOf(url) };
-  }
-  throw new ImageFetchFailedError('too many redirects');
+  const { body, url } = await guardedGet(new URL(address), {
+    accept: 'image/*',
+    maxBytes,
+    maxRedirects: MAX_REDIRECTS,
+    timeoutMs: network.timeoutMs,
+    checkTarget: (hop) => checkTarget(hop, network),
+    lookupFor: () => guardedLookup(network.resolve, network.refused),
+    failed: imageFailure,
+    tooLarge: () => new RestError(413, 'rest_upload_file_too_big'),
+  });
+  return { bytes: body, fileName: fileNameOf(url) };
 }
