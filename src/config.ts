@@ -74,6 +74,8 @@ export interface Config {
   postgresLimits: SessionLimits;
   /** Backups (140 §3). */
   backup: BackupSettings;
+  /** The map view's tiles and their attribution (130 §7). */
+  map: MapSettings;
 }
 
 export interface BackupSettings {
@@ -123,8 +125,10 @@ export interface WebhookSettings {
 export const WEBHOOK_RETRY_SCHEDULE = [10, 60, 300, 1800, 7200, 21_600, 43_200, 86_400];
 
 /** The views this service renders (55, 130), in the view selector's order. */
-export const CALENDAR_VIEWS = ['list', 'month', 'day', 'week', 'photo', 'summary'] as const;
+export const CALENDAR_VIEWS = ['list', 'month', 'day', 'week', 'photo', 'summary', 'map'] as const;
 export type CalendarView = (typeof CALENDAR_VIEWS)[number];
+/** The views enabled when CALENDAR_VIEWS is unset: the map only when named, as its tiles come from another server. */
+const DEFAULT_VIEWS: readonly CalendarView[] = CALENDAR_VIEWS.filter((view) => view !== 'map');
 
 export interface CalendarSettings {
   defaultView: CalendarView;
@@ -292,7 +296,7 @@ const isCalendarView = (value: string): value is CalendarView => (CALENDAR_VIEWS
 
 /** CALENDAR_VIEWS (130 §2): a comma list without duplicates that names `list`, which archives fall back on. */
 function calendarViews(raw: string | undefined): CalendarView[] {
-  if (raw === undefined || raw.trim() === '') return [...CALENDAR_VIEWS];
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_VIEWS];
   const named = raw.split(',').map((view) => view.trim());
   const problem = named.find((view) => !isCalendarView(view)) !== undefined
     ? `may name only ${CALENDAR_VIEWS.join(', ')}`
@@ -403,6 +407,67 @@ function backupSchedule(raw: string | undefined, databaseUrl: string): BackupSet
   return { hour: Number(match[1]), minute: Number(match[2]) };
 }
 
+/** The map view's tile server and attribution (130 §2, §7). */
+export interface MapSettings {
+  /** Leaflet's template: `{z}`, `{x}`, `{y}` (and `{r}`) after a fixed origin. */
+  tileUrl: string;
+  /** The one origin map pages may load images from besides their own (130 §7.3). */
+  tileOrigin: string;
+  attribution: string;
+  /** null = the attribution without a link. */
+  attributionUrl: string | null;
+}
+
+const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const TILE_PLACEHOLDERS = new Set(['z', 'x', 'y', 'r']);
+
+/**
+ * CALENDAR_MAP_TILE_URL: an absolute http(s) template whose origin is fixed (no `{s}` subdomains:
+ * the page's policy names exactly one origin) and whose path holds `{z}`, `{x}` and `{y}`; plain
+ * http is refused on an https site, where browsers would block the tiles as mixed content.
+ */
+function tileUrl(raw: string | undefined, publicUrl: string | null): { tileUrl: string; tileOrigin: string } {
+  const value = raw === undefined || raw.trim() === '' ? DEFAULT_TILE_URL : raw.trim();
+  const refuse = (why: string) => new ConfigError(`CALENDAR_MAP_TILE_URL ${why}, got "${value}"`);
+  const parts = /^(https?):\/\/([^/?#]+)(\/.*)$/i.exec(value);
+  if (!parts) throw refuse('must be an absolute http or https URL with a path');
+  const [, scheme, authority, path] = parts;
+  if (/[{}@]/.test(authority)) throw refuse('must name one fixed origin (no placeholder such as {s} in the host or port, no credentials)');
+  let origin: string;
+  try {
+    origin = new URL(`${scheme}://${authority}/`).origin;
+  } catch {
+    throw refuse('must be an absolute http or https URL with a path');
+  }
+  const placeholders = [...path.matchAll(/\{([^{}]*)\}/g)].map((match) => match[1]);
+  const unknown = placeholders.find((name) => !TILE_PLACEHOLDERS.has(name));
+  if (unknown !== undefined) throw refuse(`may use only {z}, {x}, {y} and {r}, not {${unknown}}`);
+  if (!['z', 'x', 'y'].every((name) => placeholders.includes(name))) throw refuse('must contain {z}, {x} and {y} after the host');
+  if (origin.startsWith('http:') && publicUrl?.startsWith('https:')) throw refuse('must use https when CALENDAR_PUBLIC_URL does (browsers block mixed content)');
+  return { tileUrl: value, tileOrigin: origin };
+}
+
+function mapSettings(env: NodeJS.ProcessEnv, publicUrl: string | null): MapSettings {
+  const raw = env.CALENDAR_MAP_ATTRIBUTION?.trim();
+  // The OSM tile policy asks for visible attribution: empty falls back on the default, as unset.
+  const attribution = raw === undefined || raw === '' ? '© OpenStreetMap contributors' : raw;
+  if (attribution.length > 200 || /[\u0000-\u001f\u007f<>]/.test(attribution)) {
+    throw new ConfigError(`CALENDAR_MAP_ATTRIBUTION must be plain text (no markup, no control characters) of at most 200 characters, got ${JSON.stringify(env.CALENDAR_MAP_ATTRIBUTION)}`);
+  }
+  const link = env.CALENDAR_MAP_ATTRIBUTION_URL ?? 'https://www.openstreetmap.org/copyright';
+  let attributionUrl: string | null = null;
+  if (link.trim() !== '') {
+    try {
+      const parsed = new URL(link.trim());
+      if (parsed.protocol === 'https:') attributionUrl = parsed.href;
+    } catch {
+      attributionUrl = null;
+    }
+    if (attributionUrl === null) throw new ConfigError(`CALENDAR_MAP_ATTRIBUTION_URL must be an absolute https URL or empty, got "${link}"`);
+  }
+  return { ...tileUrl(env.CALENDAR_MAP_TILE_URL, publicUrl), attribution, attributionUrl };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const basePath = normalizePath('CALENDAR_BASE_PATH', env.CALENDAR_BASE_PATH);
   const aliases = namespaceAliases(env.CALENDAR_NAMESPACE_ALIASES);
@@ -486,5 +551,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
+    map: mapSettings(env, normalizePublicUrl(env.CALENDAR_PUBLIC_URL)),
   };
 }

@@ -5,12 +5,13 @@ import { contentHash } from './assets.ts';
  * work fully without it; it only enhances: calendar navigation (view switch, month/day/list
  * paging) swaps the events bar and `<main>` in place from `?partial=1`, updates history, moves
  * focus to the new `h1` and announces it; arrow keys move between day links of the month grid.
+ * Map pages, to and from, load whole (their script and image policy come with the page).
  * Any failure falls back to ordinary navigation. Plain ES2017 for every current browser.
  */
 export const ENHANCE_SCRIPT = `(function () {
   'use strict';
   var main = document.getElementById('main');
-  if (!main || !window.fetch || !window.DOMParser || !window.history || !history.pushState) return;
+  if (!main || document.getElementById('calendar-map') || !window.fetch || !window.DOMParser || !window.history || !history.pushState) return;
   var announcer = document.createElement('p');
   announcer.className = 'vh';
   announcer.setAttribute('aria-live', 'polite');
@@ -30,6 +31,8 @@ export const ENHANCE_SCRIPT = `(function () {
       var nextBar = next.querySelector('.bar');
       var bar = document.querySelector('.bar');
       if (!nextMain || !nextBar || !bar) throw new Error('not a calendar view');
+      // A map loads Leaflet and its tile policy with its own page (130 §7.2).
+      if (nextMain.querySelector('#calendar-map')) throw new Error('a map page');
       main.innerHTML = nextMain.innerHTML;
       bar.replaceWith(document.adoptNode(nextBar));
       document.title = next.title;

@@ -3,14 +3,14 @@ import { EDITION_PREFIXES, LANGUAGES } from '../i18n/catalog.ts';
 import { editionPath, inEdition, isListLike, query, viewHref, type ViewKind, type ViewState } from './links.ts';
 import type { PageEnv } from './model.ts';
 
-const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', week: 'page_week', photo: 'page_photo', summary: 'page_summary' } as const;
+const VIEW_LABELS = { list: 'page_list', month: 'page_month', day: 'page_day', week: 'page_week', photo: 'page_photo', summary: 'page_summary', map: 'page_map' } as const;
 const LANGUAGE_NAMES = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' } as const;
 
 /**
  * JSON inside a script element: `<`, `>`, `&`, U+2028 and U+2029 escaped so no text can close
  * the element (55 §7.2).
  */
-function scriptJson(value: unknown): string {
+export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -33,6 +33,8 @@ export interface FrameProps {
   /** Notices for the `role="status"` region. */
   notices?: string[];
   alert?: string;
+  /** A page's own files in `<head>` (the map view's, 130 §7.2), before the site's stylesheet. */
+  head?: ComponentChildren;
   children: ComponentChildren;
 }
 
@@ -262,6 +264,7 @@ export function Frame(props: FrameProps) {
         <link rel="alternate" hreflang="x-default" href={env.site + env.path} />
         {props.feed ? <link rel="alternate" type="text/calendar" href={props.feed} /> : null}
         {props.rss ? <link rel="alternate" type="application/rss+xml" title={props.rss.title} href={props.rss.href} /> : null}
+        {props.head}
       </DocumentHead>
       <body>
         <a class="skip" href="#main">{t('page_skip')}</a>

@@ -24,9 +24,9 @@ export interface ViewState {
   anchor?: string;
 }
 
-/** Views that select, order and page events as the list does (130 §5, §6). */
-export function isListLike(view: ViewKind): view is 'list' | 'photo' | 'summary' {
-  return view === 'list' || view === 'photo' || view === 'summary';
+/** Views that select, order and page events as the list does (130 §5, §6, §7). */
+export function isListLike(view: ViewKind): view is 'list' | 'photo' | 'summary' | 'map' {
+  return view === 'list' || view === 'photo' || view === 'summary' || view === 'map';
 }
 
 /** `{base}{edition}` + path: root-relative, so links work behind any origin. */

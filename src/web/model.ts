@@ -77,7 +77,11 @@ export interface LinkedView {
   phone?: string;
   email?: string;
   website?: string;
-  show_map_link?: boolean;
+  /** null on the copy of a password-protected record (20 §7). */
+  show_map_link?: boolean | null;
+  /** Venues with stored coordinates (70 §2.2); 0/0 on a locked copy. */
+  geo_lat?: number;
+  geo_lng?: number;
   json_ld?: Record<string, unknown>;
 }
 

@@ -1,6 +1,7 @@
-import type { BrandSettings } from '../config.ts';
+import type { BrandSettings, MapSettings } from '../config.ts';
 import { hashedAsset, type Asset } from './assets.ts';
 import { ENHANCE_SCRIPT, ENHANCE_SCRIPT_PATH } from './enhance-script.ts';
+import { mapAssets, type MapAssets } from './map-assets.ts';
 import { stylesheet } from './stylesheet.ts';
 
 /** What a page's head and header link to, `{base}` included. */
@@ -10,24 +11,28 @@ export interface PageAssets {
   /** The operator's stylesheet, linked after ours so its rules win. */
   customCss?: string;
   logo?: { src: string; width: number; height: number };
+  /** Leaflet, the map script and the tile settings: only when the map view is enabled. */
+  map?: MapAssets;
 }
 
 /**
  * Every file the pages load, built once at start from the brand settings: the files to serve
  * (paths under `{base}`) and the links pages write. Hashed names let browsers keep them for good.
  */
-export function pageAssets(basePath: string, brand: BrandSettings): { files: Asset[]; links: PageAssets } {
+export function pageAssets(basePath: string, brand: BrandSettings, map: MapSettings | null): { files: Asset[]; links: PageAssets } {
   const css = stylesheet(brand.accentColor);
   const script: Asset = { path: ENHANCE_SCRIPT_PATH, type: 'text/javascript; charset=utf-8', body: ENHANCE_SCRIPT };
   const custom = brand.customCss === null ? undefined : hashedAsset('custom', 'css', 'text/css; charset=utf-8', brand.customCss);
   const logo = brand.logo === null ? undefined : hashedAsset('logo', brand.logo.extension, brand.logo.type, brand.logo.body);
+  const mapFiles = map === null ? undefined : mapAssets(basePath, map);
   return {
-    files: [css, script, ...(custom ? [custom] : []), ...(logo ? [logo] : [])],
+    files: [css, script, ...(custom ? [custom] : []), ...(logo ? [logo] : []), ...(mapFiles?.files ?? [])],
     links: {
       stylesheet: basePath + css.path,
       script: basePath + script.path,
       customCss: custom && basePath + custom.path,
       logo: logo && brand.logo ? { src: basePath + logo.path, width: brand.logo.width, height: brand.logo.height } : undefined,
+      map: mapFiles?.links,
     },
   };
 }

@@ -203,6 +203,16 @@ dl .terms{font-size:inherit}
 .summary li{padding:var(--space-2) 0;border-bottom:1px solid var(--border)}
 .summary time{font-variant-numeric:tabular-nums;margin-right:var(--space-2)}
 .ongoing{font-weight:600;margin-right:var(--space-2)}
+/* Map view (130 §7): the map above its venues; Leaflet's popups and attribution in the page's colours */
+#calendar-map{height:min(60vh,28rem);margin:var(--space-4) 0;border:1px solid var(--border);border-radius:var(--radius-lg)}
+.map-venue{margin:var(--space-4) 0}
+.map-venue h3{margin-top:0}
+.map-events{list-style:none;padding:0;margin:var(--space-2) 0 0}
+.map-events li{padding:var(--space-1) 0}
+.map-events time{margin-right:var(--space-2)}
+.leaflet-popup-content-wrapper,.leaflet-popup-tip,.leaflet-container .leaflet-control-attribution{background:var(--surface);color:var(--text)}
+.leaflet-container .leaflet-popup-content a,.leaflet-container .leaflet-control-attribution a{color:var(--accent)}
+.leaflet-container .leaflet-marker-icon:focus-visible{outline:var(--focus-width) solid var(--accent);outline-offset:2px}
 /* Embed pages (130 §10.1): the host page gives the width and the margins. */
 body.embed{max-width:none;padding:0 var(--space-2)}
 body.embed h1{font-size:var(--step-3);margin-top:var(--space-3)}

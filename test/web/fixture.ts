@@ -64,3 +64,19 @@ export async function startPageFixture(dialect: DialectName, env: Record<string,
 
 /** Visible upcoming events on 2026-04-10 (not hidden, draft, private or past). */
 export const UPCOMING_COUNT = 15;
+
+/** The four editions' prefixes (55 §11). */
+export const EDITIONS = ['', '/da', '/it', '/es'];
+
+/** A view's featured, category and tag variants: the path part, and the API filter selecting the same events. */
+export const VARIANTS: Array<[string, string]> = [
+  ['', ''],
+  ['featured/', '&featured=1'],
+  ['category/music/', '&categories=music'],
+  ['tag/outdoor/', '&tags=outdoor'],
+];
+
+/** `/events/{term/}{suffix}`, with `featured/` after the view's suffix as the view selector writes it. */
+export function variantPath(edition: string, variant: string, suffix: string): string {
+  return variant === 'featured/' ? `${edition}/events/${suffix}featured/` : `${edition}/events/${variant}${suffix}`;
+}

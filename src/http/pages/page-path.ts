@@ -11,7 +11,7 @@ export type PageTarget =
   | { kind: 'plain' }
   | { kind: 'not-found' };
 
-const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed', 'photo', 'summary', 'week']);
+const VIEW_KEYWORDS = new Set(['month', 'list', 'today', 'day', 'page', 'featured', 'ical', 'feed', 'photo', 'summary', 'week', 'map']);
 const NOT_FOUND: PageTarget = { kind: 'not-found' };
 /** WordPress's other feed names after `feed/`: one RSS 2.0 format answers for them (130 §3). */
 const FEED_ALIASES = new Set(['feed', 'rss', 'rss2', 'rdf', 'atom']);
@@ -30,7 +30,7 @@ function viewSuffix(segments: string[], archive: ArchiveRef | undefined): PageTa
     else if (segment === 'feed' && i === segments.length - 1 && target.view === undefined) target.feed = true;
     else if (target.view !== undefined && segment !== 'page') return NOT_FOUND;
     else if (segment === 'month') target.view = 'month';
-    else if (segment === 'list' || segment === 'photo' || segment === 'summary') target.view = segment;
+    else if (segment === 'list' || segment === 'photo' || segment === 'summary' || segment === 'map') target.view = segment;
     else if (segment === 'week') {
       target.view = 'week';
       if (isDate(segments[i + 1] ?? '')) target.anchor = segments[++i];

@@ -37,7 +37,7 @@ import { loadView } from './view-loader.ts';
 import { loadFeed } from './feed-loader.ts';
 import { Sitemaps } from './sitemap-loader.ts';
 import { embedQuery, loadEmbed, readEmbedParams, type EmbedParams } from './embed-loader.ts';
-import { embedContentSecurityPolicy } from '../plugins/security.ts';
+import { embedContentSecurityPolicy, mapContentSecurityPolicy } from '../plugins/security.ts';
 import { EMBED_FRAME_SCRIPT, EMBED_FRAME_SCRIPT_PATH } from '../../web/embed/frame-script.ts';
 import { renderEmbed } from '../../web/embed/render-embed.ts';
 import { EMBED_ELEMENT_PATH, embedElementScript } from '../../web/embed/element-script.ts';
@@ -96,7 +96,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     return tag;
   };
   const base = config.basePath;
-  const assets = pageAssets(base, config.brand);
+  const mapCsp = mapContentSecurityPolicy(config.map.tileOrigin);
+  const assets = pageAssets(base, config.brand, config.calendar.views.includes('map') ? config.map : null);
 
   const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
     const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
@@ -266,7 +267,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
         }
         if (ical || target.ical) return { status: 302, location: outcome.model.exportFeed };
         // A partial answer is a fragment for the script, never a page to index.
-        return { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex || req.env.partial };
+        const page: Answer = { status: 200, html: html(CalendarView({ env: req.env, model: outcome.model })), noindex: outcome.model.noindex || req.env.partial };
+        // The map page's tiles come from the tile server: its policy names that origin (130 §7.3).
+        return outcome.model.kind === 'map' ? { ...page, headers: { 'Content-Security-Policy': mapCsp } } : page;
       }
     }
   };

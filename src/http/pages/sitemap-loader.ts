@@ -9,7 +9,7 @@ const POST_TYPES: readonly SitemapPostType[] = ['events', 'venues', 'organizers'
 const TERM_TYPES: ReadonlyArray<['categories' | 'tags', Taxonomy]> = [['categories', 'tribe_events_cat'], ['tags', 'post_tag']];
 
 /** `/events/`, then each enabled view's base path. */
-const VIEW_PATHS: Record<string, string> = { list: '/events/list/', month: '/events/month/', day: '/events/today/', week: '/events/week/', photo: '/events/photo/', summary: '/events/summary/' };
+const VIEW_PATHS: Record<string, string> = { list: '/events/list/', month: '/events/month/', day: '/events/today/', week: '/events/week/', photo: '/events/photo/', summary: '/events/summary/', map: '/events/map/' };
 
 function newest(stamps: readonly string[]): string | undefined {
   return stamps.reduce<string | undefined>((latest, stamp) => (latest === undefined || stamp > latest ? stamp : latest), undefined);

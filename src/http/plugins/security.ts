@@ -18,6 +18,14 @@ export function embedContentSecurityPolicy(origins: Config['embedOrigins']): str
   return PAGE_CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", `frame-ancestors ${ancestors}`);
 }
 
+/**
+ * The map pages' policy (130 §7.3): the pages' own with exactly the tile server's origin added to
+ * `img-src`, nothing else; every other page keeps PAGE_CONTENT_SECURITY_POLICY byte for byte.
+ */
+export function mapContentSecurityPolicy(tileOrigin: string): string {
+  return PAGE_CONTENT_SECURITY_POLICY.replace("img-src 'self' https: data:", `img-src 'self' https: data: ${tileOrigin}`);
+}
+
 /** Headers every response carries: a JSON API is never framed, sniffed or cached when private. */
 export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Content-Type-Options', 'nosniff');
@@ -31,7 +39,8 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
     } else {
       // Pages may be framed by the site itself and indexed (the page sets X-Robots-Tag itself).
       reply.header('X-Frame-Options', 'SAMEORIGIN');
-      reply.header('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
+      // A map page names its tile server in its own policy (mapContentSecurityPolicy).
+      if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', PAGE_CONTENT_SECURITY_POLICY);
     }
     // The browser asks again for credentials the service refused (55 §7.5).
     if (reply.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="calendar"');

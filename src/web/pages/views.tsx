@@ -20,6 +20,7 @@ import { eventViews } from '../event-view.ts';
 import type { EventView, PageEnv } from '../model.ts';
 import { EventSection, ListNavigation, MaybeLink, MonthGroupedEvents, NoUpcoming } from './list.tsx';
 import { PhotoCards, SummaryDays } from './list-variants.tsx';
+import { MapHead, MapSections, mapGroups } from './map.tsx';
 import { WeekView, type WeekModel } from './week.tsx';
 
 /** What every view page shows around its body (55 §3, §9). */
@@ -37,9 +38,9 @@ export interface ViewFrame {
 }
 
 /** `E`: read models as loaded (EventModel), event views once rendered (EventView). */
-/** The list view and the views that show the list's selection differently (130 §5, §6). */
+/** The list view and the views that show the list's selection differently (130 §5, §6, §7). */
 export interface ListModel<E = EventView> extends ViewFrame {
-  kind: 'list' | 'photo' | 'summary';
+  kind: 'list' | 'photo' | 'summary' | 'map';
   /** In display order. */
   events: E[];
   /** P as a date, for the month headings of upcoming mode. */
@@ -78,7 +79,7 @@ export interface DayModel<E = EventView> extends ViewFrame {
 
 export type ViewModel<E = EventView> = ListModel<E> | MonthModel<E> | DayModel<E> | WeekModel<E>;
 
-export function Page({ env, model, children }: { env: PageEnv; model: ViewModel; children: ComponentChildren }) {
+export function Page({ env, model, head, children }: { env: PageEnv; model: ViewModel; head?: ComponentChildren; children: ComponentChildren }) {
   const jsonLd = model.events.flatMap((event) => (event.json_ld ? [event.json_ld] : []));
   return (
     <Frame
@@ -92,6 +93,7 @@ export function Page({ env, model, children }: { env: PageEnv; model: ViewModel;
       jsonLd={jsonLd}
       bar={{ state: model.state, current: model.kind }}
       notices={model.notices}
+      head={head}
     >
       <h1>{model.h1}</h1>
       {model.term && model.term.description !== '' ? <p class="term-description">{model.term.description}</p> : null}
@@ -119,10 +121,13 @@ function ListView({ env, model }: { env: PageEnv; model: ListModel }) {
     next = viewHref(env, state.page > 1 ? { ...state, page: state.page - 1 } : { ...base, past: false });
   }
   const today = viewHref(env, { ...base, past: false, date: undefined });
+  const groups = model.kind === 'map' ? mapGroups(model.events) : undefined;
   return (
-    <Page env={env} model={model}>
+    <Page env={env} model={model} head={groups && groups.located.length > 0 ? <MapHead env={env} /> : undefined}>
       {model.events.length > 0 ? (
-        model.kind === 'photo' ? (
+        groups ? (
+          <MapSections env={env} groups={groups} />
+        ) : model.kind === 'photo' ? (
           <PhotoCards env={env} events={model.events} />
         ) : model.kind === 'summary' ? (
           <SummaryDays env={env} events={model.events} from={state.past ? undefined : model.from} />
@@ -349,7 +354,7 @@ function DayView({ env, model }: { env: PageEnv; model: DayModel }) {
   );
 }
 
-/** A month, list, day, week, photo or summary view: a pure function of the loaded read models. */
+/** A month, list, day, week, photo, summary or map view: a pure function of the loaded read models. */
 export function CalendarView({ env, model: loaded }: { env: PageEnv; model: ViewModel<EventModel> }) {
   const latestPast = loaded.kind === 'day' || loaded.latestPast === undefined ? undefined : eventViews(env, loaded.latestPast);
   const model = { ...loaded, events: eventViews(env, loaded.events), latestPast } as ViewModel;
