@@ -43,6 +43,8 @@ async function startBundle(databaseUrl: string, uploadsDir: string): Promise<Sta
   const env: NodeJS.ProcessEnv = {
     ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
     CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1', CALENDAR_UPLOADS_DIR: uploadsDir,
+    // Every view, the opt-in map included (130 §2).
+    CALENDAR_VIEWS: 'list,month,day,week,photo,summary,map',
   };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -167,8 +169,14 @@ describe('the started bundle (npm start)', () => {
         assert.ok(index.routes['/calendar/events/v1/events'], 'the index lists the events route');
       });
 
-      test('the week, photo and summary views, the feed, the sitemap, robots.txt, an embed page and the embed scripts answer 200 from the bundle', async () => {
+      test('the week, photo, summary and map views, Leaflet, the feed, the sitemap, robots.txt, an embed page and the embed scripts answer 200 from the bundle', async () => {
         for (const [path, type] of [
+          ['/events/map/', 'text/html; charset=utf-8'],
+          ['/da/events/map/', 'text/html; charset=utf-8'],
+          ['/assets/leaflet-1.9.4/leaflet.js', 'text/javascript; charset=utf-8'],
+          ['/assets/leaflet-1.9.4/leaflet.css', 'text/css; charset=utf-8'],
+          ['/assets/leaflet-1.9.4/images/marker-icon.png', 'image/png'],
+          ['/assets/map.js', 'text/javascript; charset=utf-8'],
           ['/events/photo/', 'text/html; charset=utf-8'],
           ['/da/events/summary/', 'text/html; charset=utf-8'],
           ['/events/week/', 'text/html; charset=utf-8'],
