@@ -63,6 +63,31 @@ export function rssLink(env: PageEnv, archive: ArchiveRef | undefined, termName:
   return { href: editionPath(env, path), title: feedTitle(env, termName, featured) };
 }
 
+/** What a grid (month, week) shows of [first, last]: its events, or the count per date past MONTH_LIMIT. */
+interface GridEvents {
+  events: EventModel[];
+  dayCounts?: Record<string, number>;
+  /** Nothing shown and no keyword: the next start after `end`, else (none upcoming) the latest past events. */
+  nextStart?: string;
+  latestPast?: EventModel[];
+}
+
+async function gridEvents(data: PageData, ctx: RestContext, filters: ViewFilters, first: string, last: string, end: string, keyword: boolean, nowWall: string): Promise<GridEvents> {
+  const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(first, last), MONTH_LIMIT);
+  if (spans) {
+    const dayCounts: Record<string, number> = {};
+    for (const span of spans) {
+      const covered = coveredDates(span);
+      for (let day = covered.first < first ? first : covered.first; day <= covered.last && day <= last; day = addDays(day, 1)) dayCounts[day] = (dayCounts[day] ?? 0) + 1;
+    }
+    return { events, dayCounts };
+  }
+  if (events.length > 0 || keyword) return { events };
+  const nextStart = await data.nextStart(ctx, filters, `${end} 23:59:59`);
+  if (nextStart || (await data.hasUpcoming(ctx, filters, nowWall))) return { events, nextStart };
+  return { events, latestPast: await data.latestPast(ctx, filters, datePart(nowWall)) };
+}
+
 /**
  * Builds the model of a month, list or day view (55 §4–§6, §9) from the parsed path and
  * parameters; every read goes through PageData.
@@ -167,26 +192,9 @@ export async function loadView(
     const lastOfMonth = addDays(`${addMonths(month, 1)}-01`, -1);
     const firstCell = addDays(firstOfMonth, -((weekday(firstOfMonth) - settings.weekStart + 7) % 7));
     const lastCell = addDays(lastOfMonth, (settings.weekStart + 6 - weekday(lastOfMonth) + 7) % 7);
-    const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(firstCell, lastCell), MONTH_LIMIT);
-    let dayCounts: Record<string, number> | undefined;
-    if (spans) {
-      notices.push(env.t('page_month_counts', { count: MONTH_LIMIT }));
-      dayCounts = {};
-      for (const span of spans) {
-        const { first, last } = coveredDates(span);
-        for (let day = first < firstCell ? firstCell : first; day <= last && day <= lastCell; day = addDays(day, 1)) dayCounts[day] = (dayCounts[day] ?? 0) + 1;
-      }
-    }
-    let nextEventMonth: string | undefined;
-    let latestPast;
-    if (events.length === 0 && !spans) {
-      noindex = true;
-      if (params.search === undefined) {
-        const next = await data.nextStart(ctx, filters, `${lastOfMonth} 23:59:59`);
-        if (next) nextEventMonth = monthPart(next);
-        else if (!(await data.hasUpcoming(ctx, filters, nowWall))) latestPast = await data.latestPast(ctx, filters, datePart(nowWall));
-      }
-    }
+    const { events, dayCounts, nextStart, latestPast } = await gridEvents(data, ctx, filters, firstCell, lastCell, lastOfMonth, params.search !== undefined, nowWall);
+    if (dayCounts) notices.push(env.t('page_month_counts', { count: MONTH_LIMIT }));
+    if (events.length === 0 && !dayCounts) noindex = true;
     const model: MonthModel<EventModel> = {
       ...frame({ ...base, view: 'month', anchor: target.anchor ?? (date ? month : undefined) }, monthTitle(env.lang, month), firstCell, lastCell),
       noindex,
@@ -199,7 +207,7 @@ export async function loadView(
       perDay: settings.monthEventsPerDay,
       previousMonth: extremes.first && month > monthPart(extremes.first) ? addMonths(month, -1) : undefined,
       nextMonth: extremes.last && month < monthPart(extremes.last) ? addMonths(month, 1) : undefined,
-      nextEventMonth,
+      nextEventMonth: nextStart && monthPart(nextStart),
       latestPast,
     };
     return { kind: 'model', model };
@@ -210,26 +218,9 @@ export async function loadView(
     const day = named ?? env.today;
     const firstDay = addDays(day, -((weekday(day) - settings.weekStart + 7) % 7));
     const lastDay = addDays(firstDay, 6);
-    const { events, spans } = await data.windowOrSpans(ctx, filters, data.windowBounds(firstDay, lastDay), MONTH_LIMIT);
-    let dayCounts: Record<string, number> | undefined;
-    if (spans) {
-      notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
-      dayCounts = {};
-      for (const span of spans) {
-        const { first, last } = coveredDates(span);
-        for (let covered = first < firstDay ? firstDay : first; covered <= last && covered <= lastDay; covered = addDays(covered, 1)) dayCounts[covered] = (dayCounts[covered] ?? 0) + 1;
-      }
-    }
-    let nextEventWeek: string | undefined;
-    let latestPast;
-    if (events.length === 0 && !spans) {
-      noindex = true;
-      if (params.search === undefined) {
-        const next = await data.nextStart(ctx, filters, `${lastDay} 23:59:59`);
-        if (next) nextEventWeek = datePart(next);
-        else if (!(await data.hasUpcoming(ctx, filters, nowWall))) latestPast = await data.latestPast(ctx, filters, datePart(nowWall));
-      }
-    }
+    const { events, dayCounts, nextStart, latestPast } = await gridEvents(data, ctx, filters, firstDay, lastDay, lastDay, params.search !== undefined, nowWall);
+    if (dayCounts) notices.push(env.t('page_too_many', { count: MONTH_LIMIT }));
+    if (events.length === 0 && !dayCounts) noindex = true;
     const model: WeekModel<EventModel> = {
       ...frame({ ...base, view: 'week', anchor: named === undefined ? undefined : firstDay }, env.t('page_week_of', { date: longDate(env.lang, firstDay) }), firstDay, lastDay),
       noindex,
@@ -239,7 +230,7 @@ export async function loadView(
       dayCounts,
       hasPrevious: extremes.first !== undefined && extremes.first < `${firstDay} 00:00:00`,
       hasNext: extremes.last !== undefined && extremes.last >= `${addDays(firstDay, 7)} 00:00:00`,
-      nextEventWeek,
+      nextEventWeek: nextStart && datePart(nextStart),
       latestPast,
     };
     return { kind: 'model', model };
