@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { colord } from 'colord';
 import { darkAccent, DEFAULT_ACCENT } from '../../src/web/theme/colours.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const EDITIONS = ['', '/da', '/it', '/es'];
+import { AXE_TAGS, axeViolations, browserSkip, launchChromium, SCREENSHOTS } from './browser.ts';
+import { EDITIONS, NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
 
 /** A configured accent just above the 4.5:1 floor: the hardest one the setting lets through. */
 const BRAND_ACCENT = '#d6336c';
@@ -30,33 +22,12 @@ function rgb(hex: string): string {
   return `rgb(${r}, ${g}, ${b})`;
 }
 
-interface AxeSummary {
-  violations: Array<{ id: string; nodes: Array<{ target: string[] }> }>;
-}
-
-/**
- * axe-core injected into the page. It schedules its work with timers, which do not run while page
- * scripts are disabled; evaluated code still runs and settles promises, so there a promise stands
- * in for the timer. Only violations are collected (the passes are not needed, and cost time).
- */
-async function axe(page: Page, scriptsDisabled: boolean): Promise<AxeSummary> {
-  if (scriptsDisabled) {
-    // A string: the test's compiler would wrap named functions in a helper the page lacks.
-    await page.evaluate('let timer = 0; globalThis.setTimeout = (callback) => { void Promise.resolve().then(callback); return ++timer; }; globalThis.clearTimeout = () => {};');
-  }
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return { violations: result.violations.map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => ({ target: n.target })) })) };
-  }, AXE_TAGS);
-}
-
 /**
  * The pages in headless Chromium (55 §15): one browser for the whole file, four contexts reused
  * throughout — page scripts disabled and enabled, each at desktop width and at 320 × 640 — over
  * one fixture on SQLite (the HTTP suite covers both databases).
  */
-describe('public calendar pages in a browser', { skip }, () => {
+describe('public calendar pages in a browser', { skip: browserSkip }, () => {
   let f: PageFixture;
   let origin: string;
   let browser: Browser;
@@ -85,23 +56,17 @@ describe('public calendar pages in a browser', { skip }, () => {
   });
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`TEST_BROWSER_REQUIRED=1 but ${CHROMIUM} is missing (apt-get install -y chromium)`);
     // Links from the request's Host, so that they point at this very server.
     f = await startPageFixture('sqlite', { CALENDAR_PUBLIC_URL: '' });
     await f.t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(f.t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     noScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     desktop = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 1280, height: 900 } });
     narrow = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 320, height: 640 } });
     narrowNoScript = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 320, height: 640 } });
     themed = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     phone = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
-    mkdirSync(SCREENSHOTS, { recursive: true });
     brandFiles = mkdtempSync(join(tmpdir(), 'calendar-brand-'));
     writeFileSync(join(brandFiles, 'logo.svg'), LOGO_SVG);
     writeFileSync(join(brandFiles, 'custom.css'), CUSTOM_CSS);
@@ -164,8 +129,7 @@ describe('public calendar pages in a browser', { skip }, () => {
             const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
             assert.ok(overflow <= 0, `${edition}${path} scrolls sideways by ${overflow}px`);
           }
-          const result = await axe(page, configuration.scriptsDisabled);
-          assert.deepEqual(result.violations, [], `${edition}${path} (${configuration.name})`);
+          assert.deepEqual(await axeViolations(page, configuration.scriptsDisabled), [], `${edition}${path} (${configuration.name})`);
           axeRuns.push(`${edition}${path} ${configuration.name}`);
           // Every type in English, the month in every edition; desktop and narrow, scripts off.
           if (configuration.scriptsDisabled && (edition === '' || type === 'month')) {
@@ -285,8 +249,7 @@ describe('public calendar pages in a browser', { skip }, () => {
       for (const colorScheme of ['light', 'dark'] as const) {
         for (const [type, path] of Object.entries(themePages())) {
           const page = await open(themed, path, server, colorScheme);
-          const result = await axe(page, true);
-          assert.deepEqual(result.violations, [], `${path} (${colorScheme}, accent ${accent})`);
+          assert.deepEqual(await axeViolations(page, true), [], `${path} (${colorScheme}, accent ${accent})`);
           runs.push(`${type} ${colorScheme} ${accent}`);
           if (server === brandOrigin && type !== 'venue') {
             await page.screenshot({ path: join(SCREENSHOTS, `theme-${type}-${colorScheme}-1280.png`), fullPage: true });

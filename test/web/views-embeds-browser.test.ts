@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { NS, startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { axeViolations, browserSkip, launchChromium, SCREENSHOTS } from './browser.ts';
 import { NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** A server on another origin (`localhost` rather than `127.0.0.1`, another port) answering one page per path. */
 async function hostSite(pages: Record<string, string>): Promise<{ server: Server; origin: string }> {
@@ -28,21 +20,12 @@ async function hostSite(pages: Record<string, string>): Promise<{ server: Server
   return { server, origin: `http://localhost:${(server.address() as AddressInfo).port}` };
 }
 
-/** axe-core injected into the page (see pages-browser.test.ts), violations only. */
-async function axeViolations(page: Page): Promise<unknown[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target) }));
-  }, AXE_TAGS);
-}
-
 /**
  * Embeds in headless Chromium (130 §13.6): `<calendar-events>` and the iframe on a page of another
  * origin, the framing rule, and the embed pages' accessibility; one fixture on SQLite (the HTTP
  * suites cover both databases).
  */
-describe('photo, summary and week views and embeds in a browser', { skip }, () => {
+describe('photo, summary and week views and embeds in a browser', { skip: browserSkip }, () => {
   let f: PageFixture;
   let origin: string;
   /** A second instance on the same data that lets no other site frame its embeds. */
@@ -53,7 +36,6 @@ describe('photo, summary and week views and embeds in a browser', { skip }, () =
   let context: BrowserContext;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`TEST_BROWSER_REQUIRED=1 but ${CHROMIUM} is missing (apt-get install -y chromium)`);
     f = await startPageFixture('sqlite', { CALENDAR_PUBLIC_URL: '' });
     await f.t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(f.t.app.server.address() as AddressInfo).port}`;
@@ -70,13 +52,8 @@ describe('photo, summary and week views and embeds in a browser', { skip }, () =
       '/frame-open': `<!doctype html><html lang="en"><head><title>Host</title><link rel="icon" href="data:,"></head><body><iframe title="Calendar" src="${origin}/embed/events/?view=list"></iframe></body></html>`,
       '/frame-closed': `<!doctype html><html lang="en"><head><title>Host</title><link rel="icon" href="data:,"></head><body><iframe title="Calendar" src="${closedOrigin}/embed/events/?view=list"></iframe></body></html>`,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
-    mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   after(async () => {
@@ -125,7 +102,7 @@ describe('photo, summary and week views and embeds in a browser', { skip }, () =
     assert.deepEqual(log.cookies, []);
     assert.deepEqual(await context.cookies(), []);
     assert.deepEqual(log.errors, []);
-    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await axeViolations(page, false), []);
     await page.screenshot({ path: join(SCREENSHOTS, 'embed-element-da.png'), fullPage: true });
     await page.close();
   });
@@ -229,8 +206,7 @@ describe('photo, summary and week views and embeds in a browser', { skip }, () =
               const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
               assert.ok(overflow <= 0, `${edition}${path} scrolls sideways by ${overflow}px`);
             }
-            if (!javaScriptEnabled) await page.evaluate('let timer = 0; globalThis.setTimeout = (callback) => { void Promise.resolve().then(callback); return ++timer; }; globalThis.clearTimeout = () => {};');
-            assert.deepEqual(await axeViolations(page), [], `${edition}${path} scripts ${javaScriptEnabled ? 'on' : 'off'} at ${width}px`);
+            assert.deepEqual(await axeViolations(page, !javaScriptEnabled), [], `${edition}${path} scripts ${javaScriptEnabled ? 'on' : 'off'} at ${width}px`);
             if (!javaScriptEnabled && edition === '') {
               const file = name.startsWith('embed') ? `${name}-en` : `page-${name}-en`;
               await page.screenshot({ path: join(SCREENSHOTS, `${file}${width === 320 ? '-320' : ''}.png`), fullPage: true });

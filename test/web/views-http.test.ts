@@ -3,21 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../helpers/databases.ts';
 import { jpeg } from '../helpers/images.ts';
 import { NS, startTestApp } from '../helpers/test-app.ts';
-import { startPageFixture, type PageFixture } from './fixture.ts';
+import { EDITIONS, startPageFixture, variantPath, VARIANTS, type PageFixture } from './fixture.ts';
 
-const EDITIONS = ['', '/da', '/it', '/es'];
-const VARIANTS: Array<[string, string]> = [
-  ['', ''],
-  ['featured/', '&featured=1'],
-  ['category/music/', '&categories=music'],
-  ['tag/outdoor/', '&tags=outdoor'],
-];
-
-/** Path of a photo or summary page: `/events/{term/}{view}/{featured/}`, as the view selector writes it. */
-function viewPage(edition: string, variant: string, view: string, page = 1): string {
-  const paging = page > 1 ? `page/${page}/` : '';
-  return variant === 'featured/' ? `${edition}/events/${view}/${paging}featured/` : `${edition}/events/${variant}${view}/${paging}`;
-}
+/** Path of a photo or summary page. */
+const viewPage = (edition: string, variant: string, view: string, page = 1) => variantPath(edition, variant, `${view}/${page > 1 ? `page/${page}/` : ''}`);
 
 const shownIds = (html: string) => [...html.matchAll(/<(?:article|li) [^>]*data-event-id="(\d+)"/g)].map((match) => Number(match[1]));
 

@@ -2,19 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../helpers/databases.ts';
 import { NS, startTestApp } from '../helpers/test-app.ts';
-import { NOW, startPageFixture, type PageFixture } from './fixture.ts';
+import { EDITIONS, NOW, startPageFixture, variantPath, VARIANTS, type PageFixture } from './fixture.ts';
 
-const EDITIONS = ['', '/da', '/it', '/es'];
-const VARIANTS: Array<[string, string]> = [
-  ['', ''],
-  ['featured/', '&featured=1'],
-  ['category/music/', '&categories=music'],
-  ['tag/outdoor/', '&tags=outdoor'],
-];
-
-function weekPage(edition: string, variant: string, date: string): string {
-  return variant === 'featured/' ? `${edition}/events/week/${date}/featured/` : `${edition}/events/${variant}week/${date}/`;
-}
+const weekPage = (edition: string, variant: string, date: string) => variantPath(edition, variant, `week/${date}/`);
 
 const shownIds = (html: string) => [...new Set([...html.matchAll(/<li [^>]*data-event-id="(\d+)"/g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
 
