@@ -196,43 +196,61 @@ async function target(trx: Kysely<Database>, kind: CsvKind, row: CsvRow, deps: C
   return { key, recordId: found?.id };
 }
 
+/**
+ * How one row reaches its record: the record it names or matches (if any), and how to update it
+ * or create one. Events and linked posts differ here only.
+ */
+interface RowWrite {
+  existing?: { id: number; status: string };
+  update(): Promise<number>;
+  create(): Promise<number>;
+}
+
+async function eventWrite(trx: Kysely<Database>, ctx: RenderContext, user: User, row: CsvRow, options: CsvImportOptions, deps: CsvImportDeps, recordId: number | undefined, item: CsvReportItem): Promise<RowWrite> {
+  const { fields, warnings } = eventFields(row, options);
+  if (warnings.length > 0) item.warnings = warnings;
+  const events = new EventsService(trx, deps.siteZone, deps.recurrence);
+  const existing = recordId === undefined ? await matchEvent(trx, fields) : await events.find(recordId, ctx.now);
+  return {
+    existing,
+    update: async () => (await events.updateIn(trx, ctx, user, existing!.id, fields)).id,
+    create: async () => (await events.createIn(trx, ctx, user, { status: options.status, ...fields })).id,
+  };
+}
+
+async function linkedWrite(trx: Kysely<Database>, ctx: RenderContext, user: User, row: CsvRow, kind: Exclude<CsvKind, 'events'>, options: CsvImportOptions, deps: CsvImportDeps, recordId: number | undefined): Promise<RowWrite> {
+  const type = LINKED[kind];
+  if (!row.cells.has('title')) throw new RowSkipped('missing-required', type === VENUE ? 'Venue Name' : 'Organizer Name');
+  const env = { principal: user, now: ctx.now, siteZone: deps.siteZone };
+  const input = readLinkedPostInput(type, { status: options.status, ...linkedFields(kind, row) }, env);
+  const existing = recordId === undefined ? undefined : await findLinkedPostById(trx, type, recordId, ctx.now);
+  // A row without a status column keeps the record's own.
+  const { status: _status, ...changes } = input;
+  return {
+    existing,
+    update: async () => (await updateLinkedPost(trx, type, existing!, row.cells.has('status') ? input : changes, env)).id,
+    create: async () => (await createLinkedPost(trx, type, input, env, { distinct: true })).id,
+  };
+}
+
 async function importRow(trx: Kysely<Database>, ctx: RenderContext, user: User, row: CsvRow, options: CsvImportOptions, deps: CsvImportDeps): Promise<CsvReportItem> {
   const item: CsvReportItem = { line: row.line, row: row.row, result: 'created', title: row.cells.get('title') };
   const { key, recordId, hash: storedHash } = await target(trx, options.kind, row, deps);
   const hash = contentHash(row);
-  const env = { principal: user, now: ctx.now, siteZone: deps.siteZone };
+  const write = options.kind === 'events'
+    ? await eventWrite(trx, ctx, user, row, options, deps, recordId, item)
+    : await linkedWrite(trx, ctx, user, row, options.kind, options, deps, recordId);
+  const { existing } = write;
+  if (existing?.status === 'trash') throw new RowSkipped('trashed-locally');
   let id: number;
-  if (options.kind === 'events') {
-    const { fields, warnings } = eventFields(row, options);
-    if (warnings.length > 0) item.warnings = warnings;
-    const events = new EventsService(trx, deps.siteZone, deps.recurrence);
-    const existing = recordId === undefined ? await matchEvent(trx, fields) : await events.find(recordId, ctx.now);
-    if (existing?.status === 'trash') throw new RowSkipped('trashed-locally');
-    if (existing && storedHash === hash) {
-      item.result = 'unchanged';
-      id = existing.id;
-    } else if (existing) {
-      item.result = 'updated';
-      id = (await events.updateIn(trx, ctx, user, existing.id, fields)).id;
-    } else {
-      id = (await events.createIn(trx, ctx, user, { status: options.status, ...fields })).id;
-    }
+  if (existing && storedHash === hash) {
+    item.result = 'unchanged';
+    id = existing.id;
+  } else if (existing) {
+    item.result = 'updated';
+    id = await write.update();
   } else {
-    const type = LINKED[options.kind];
-    if (!row.cells.has('title')) throw new RowSkipped('missing-required', type === VENUE ? 'Venue Name' : 'Organizer Name');
-    const input = readLinkedPostInput(type, { status: options.status, ...linkedFields(options.kind, row) }, env);
-    const existing = recordId === undefined ? undefined : await findLinkedPostById(trx, type, recordId, ctx.now);
-    if (existing?.status === 'trash') throw new RowSkipped('trashed-locally');
-    if (existing && storedHash === hash) {
-      item.result = 'unchanged';
-      id = existing.id;
-    } else if (existing) {
-      item.result = 'updated';
-      const { status: _status, ...changes } = input;
-      id = (await updateLinkedPost(trx, type, existing, row.cells.has('status') ? input : changes, env)).id;
-    } else {
-      id = (await createLinkedPost(trx, type, input, env, { distinct: true })).id;
-    }
+    id = await write.create();
   }
   item[ID_FIELD[options.kind]] = id;
   if (item.result !== 'unchanged') {
