@@ -83,6 +83,21 @@ for (const dialect of DIALECTS) {
       assert.equal(afterwards.changes.length, before.changes.length, 'no change-feed entry');
     });
 
+    test('a changed row updates its record, status kept without a Status column; a record trashed here is skipped', async () => {
+      for (const [kind, name, list] of [['venues', 'Town Hall', 'venues'], ['organizers', 'Lee Morgan', 'organizers']] as const) {
+        const changed = (await exported(kind)).replace(name, `${name} Renamed`);
+        const report = await imported(kind, changed);
+        assert.equal(report.status, 200, report.text);
+        assert.deepEqual(report.body.totals, { created: 0, updated: 1, unchanged: 0, skipped: 0 }, kind);
+        const id = report.body.items[0][kind === 'venues' ? 'venue_id' : 'organizer_id'];
+        const record = (await b.request('GET', `${NS}/${list}/${id}`, { as: 'administrator' })).body;
+        assert.deepEqual([record[kind === 'venues' ? 'venue' : 'organizer'], record.status], [`${name} Renamed`, 'publish'], kind);
+        assert.equal((await b.request('DELETE', `${NS}/${list}/${id}`, { as: 'administrator' })).status, 200);
+        const again = await imported(kind, changed.replace(`${name} Renamed`, `${name} Again`));
+        assert.deepEqual(again.body.items.map((item: { result: string; reason?: string }) => [item.result, item.reason]), [['skipped', 'trashed-locally']], kind);
+      }
+    });
+
     test('bad rows are skipped with line and row, the others written; file errors are 400 csv-parse-error', async () => {
       const csv = 'Event Name;Event Start Date;Event Start Time\r\nGood;12.04.2027;7pm\r\n\r\n"Two\r\nlines";31/31/2027;\r\nLate;2027-04-12;25:00\r\n';
       const report = await imported('events', csv);
