@@ -139,6 +139,15 @@ export function formatRule(rule: Rule, zone: string): string {
   return pieces.join(';');
 }
 
+/**
+ * A stored rule as an all-day series writes it: UNTIL as the local DATE in the event zone
+ * (RFC 5545 §3.3.10: UNTIL takes DTSTART's value type, and an all-day DTSTART is a DATE).
+ */
+export function withDateUntil(rrule: string, zone: string): string {
+  return rrule.replace(/UNTIL=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/, (_all, y, mo, d, h, mi, se) =>
+    `UNTIL=${utcToWall(`${y}-${mo}-${d} ${h}:${mi}:${se}`, zone).slice(0, 10).replace(/-/g, '')}`);
+}
+
 export function part(rule: Rule, name: string): string | undefined {
   return rule.parts.find(([partName]) => partName === name)?.[1];
 }

@@ -1,6 +1,6 @@
 import { parseTimeZone, wallToUtc } from '../dates/time-zone.ts';
 import type { RecurrenceSpec } from './recurrence-input.ts';
-import { formatRule, parseRule } from './rule.ts';
+import { formatRule, parseRule, withDateUntil } from './rule.ts';
 
 /**
  * The recurrence of a series as stored on its master (60 §8), and the one shape other
@@ -68,8 +68,25 @@ function dateProperty(name: string, wall: string, zone: string): string {
   return `${name}:${compact(wallToUtc(wall, zone))}Z`;
 }
 
+/** The day after a `YYYY-MM-DD…` wall clock's date, as `YYYY-MM-DD`. */
+const nextDay = (wall: string): string => new Date(Date.parse(`${wall.slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * An all-day series in DATE values, as the iCalendar export writes it (60 §7): DTEND the day
+ * after the last day (exclusive), UNTIL a local date, RDATE and EXDATE whole dates.
+ */
+function allDayLines(series: SeriesRecurrence): string[] {
+  const date = (name: string, day: string) => `${name};VALUE=DATE:${day.slice(0, 10).replace(/-/g, '')}`;
+  const lines = [date('DTSTART', series.dtstart), date('DTEND', nextDay(series.dtend))];
+  if (series.rrule !== '') lines.push(`RRULE:${withDateUntil(series.rrule, series.zone)}`);
+  for (const rdate of series.rdate) lines.push(date('RDATE', rdate));
+  for (const exdate of series.exdate) lines.push(date('EXDATE', exdate));
+  return lines;
+}
+
 /** The RFC 5545 lines of a series (the `ical` key of 60 §5). */
 export function recurrenceLines(series: SeriesRecurrence): string[] {
+  if (series.allDay) return allDayLines(series);
   const lines = [dateProperty('DTSTART', series.dtstart, series.zone), dateProperty('DTEND', series.dtend, series.zone)];
   if (series.rrule !== '') lines.push(`RRULE:${series.rrule}`);
   for (const rdate of series.rdate) lines.push(dateProperty('RDATE', rdate, series.zone));

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
-import { isRepeatedWallClock, utcToWall, wallToUtc } from '../../domain/dates/time-zone.ts';
+import { isRepeatedWallClock, wallToUtc } from '../../domain/dates/time-zone.ts';
 import { expandRecurrence } from '../../domain/recurrence/expand.ts';
+import { withDateUntil } from '../../domain/recurrence/rule.ts';
 import { loadRecurrence, seriesRecurrence } from '../../domain/recurrence/series.ts';
 import type { EventRow } from '../../storage/schema.ts';
 import type { EventModel } from '../json/event-serializer.ts';
@@ -58,9 +59,7 @@ export function recurrenceIdOf(master: EventModel, occurrence: EventRow): ICAL.P
 
 /** The rule with UNTIL as RFC 5545 wants it: UTC for timed series, a local DATE for all-day ones. */
 function ruleValue(master: EventRow, rrule: string): ICAL.Recur {
-  if (master.all_day !== 1) return ICAL.Recur.fromString(rrule);
-  return ICAL.Recur.fromString(rrule.replace(/UNTIL=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/, (_all, y, mo, d, h, mi, se) =>
-    `UNTIL=${utcToWall(`${y}-${mo}-${d} ${h}:${mi}:${se}`, master.timezone).slice(0, 10).replace(/-/g, '')}`));
+  return ICAL.Recur.fromString(master.all_day === 1 ? withDateUntil(rrule, master.timezone) : rrule);
 }
 
 /**
