@@ -15,7 +15,7 @@ export interface Expansion {
   instances: Instance[];
   /** More than `cap` instances up to the horizon: `instances` holds cap + 1 of them. */
   overCap: boolean;
-  /** The rule ends (COUNT, UNTIL, or no rule) before the horizon: later extension adds nothing. */
+  /** The rule ends (COUNT, UNTIL, or no rule) and every added date falls before the horizon: later extension adds nothing. */
   complete: boolean;
 }
 
@@ -145,8 +145,11 @@ function ruleStarts(rule: Rule, bounds: ExpansionBounds): { starts: string[]; co
  * entry). Converting each start to UTC is the caller's job, with the conversion every event uses.
  */
 export function expandRecurrence(spec: RecurrenceSpec, bounds: ExpansionBounds): Expansion {
-  const { starts, complete } = spec.rule === null ? { starts: [bounds.dtstart], complete: true } : ruleStarts(spec.rule, bounds);
-  const rdates = spec.rdate.map((rdate) => (rdate.length === 10 ? `${rdate} ${timeOf(bounds.dtstart)}` : rdate));
+  const { starts, complete: ruleDone } = spec.rule === null ? { starts: [bounds.dtstart], complete: true } : ruleStarts(spec.rule, bounds);
+  const added = spec.rdate.map((rdate) => (rdate.length === 10 ? `${rdate} ${timeOf(bounds.dtstart)}` : rdate));
+  // 60 §4.1: occurrences exist up to the horizon; a later added date waits until it reaches it.
+  const rdates = added.filter((rdate) => rdate <= bounds.horizonEnd);
+  const complete = ruleDone && rdates.length === added.length;
   // RFC 5545 §3.8.5: a set of instants. Two wall clocks naming one instant (one in a DST gap, the
   // other after it) are one instance, kept at the earlier wall clock; an EXDATE removes it by either.
   const instant = (wall: string) => wallToUtc(wall, bounds.zone);

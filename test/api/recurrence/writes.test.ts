@@ -215,5 +215,21 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(after.slice(before.length).map((e) => e.start_date), ['2027-05-07 19:30:00', '2027-06-07 19:30:00', '2027-07-07 19:30:00']);
       assert.equal(await extendSeries(t.storage.db, series, later), 0);
     });
+
+    test('an added date past the horizon is created when the horizon reaches it, not before (60 §4.1)', async () => {
+      // The horizon on 2025-04-01 is 2027-04-08: the rule ends well before it, the added date after.
+      const master = await createSeries(t, weekly({ recurrence: { rrule: 'FREQ=WEEKLY;COUNT=2', rdate: ['2025-06-02 19:30:00', '2028-06-05 19:30:00'] } }));
+      assert.deepEqual((await occurrencesOf(t, master.id)).map((e) => e.start_date), ['2025-04-07 19:30:00', '2025-04-14 19:30:00', '2025-06-02 19:30:00']);
+      assert.deepEqual(master.recurrence.rdate, ['2025-06-02 19:30:00', '2028-06-05 19:30:00']);
+      const series = new SeriesService(t.config.recurrence);
+      // Other tests' open series grow too: this one is read back, not counted.
+      await extendSeries(t.storage.db, series, new Date('2026-01-01T00:00:00Z'));
+      assert.equal((await occurrencesOf(t, master.id)).length, 3, 'not reached yet: nothing new');
+      await extendSeries(t.storage.db, series, new Date('2026-06-01T00:00:00Z'));
+      const reached = (await occurrencesOf(t, master.id)).map((e) => e.start_date);
+      assert.deepEqual(reached.slice(3), ['2028-06-05 19:30:00']);
+      await extendSeries(t.storage.db, series, new Date('2027-06-01T00:00:00Z'));
+      assert.deepEqual((await occurrencesOf(t, master.id)).map((e) => e.start_date), reached);
+    });
   });
 }
