@@ -80,3 +80,11 @@ export const VARIANTS: Array<[string, string]> = [
 export function variantPath(edition: string, variant: string, suffix: string): string {
   return variant === 'featured/' ? `${edition}/events/${suffix}featured/` : `${edition}/events/${variant}${suffix}`;
 }
+
+/** Statements a repeat of `path` runs once a first request has cached the page (55 §13: none). */
+export async function repeatQueries(t: TestApp, path: string): Promise<number> {
+  await t.request('GET', path);
+  const before = await t.queryCount();
+  await t.request('GET', path);
+  return (await t.queryCount()) - before;
+}
