@@ -10,22 +10,9 @@ import {
   type BuilderFields,
 } from '../../../src/domain/recurrence/builder.ts';
 import { formatRule, parseRule } from '../../../src/domain/recurrence/rule.ts';
+import { BUILDER_SHAPES } from './shapes.ts';
 
 const fields = (over: Partial<BuilderFields>): BuilderFields => ({ ...EMPTY_BUILDER, ...over });
-
-/** Every shape of 100 §8.3 with the RRULE it composes for a start on Tuesday 2026-12-29 (the fifth Tuesday). */
-export const BUILDER_SHAPES: Array<{ name: string; fields: Partial<BuilderFields>; start: string; rrule: string }> = [
-  { name: 'daily', fields: { pattern: 'daily' }, start: '2026-12-01', rrule: 'FREQ=DAILY' },
-  { name: 'daily every 3 days, 5 times', fields: { pattern: 'daily', interval: '3', end: 'count', count: '5' }, start: '2026-12-01', rrule: 'FREQ=DAILY;INTERVAL=3;COUNT=5' },
-  { name: 'weekly, none checked', fields: { pattern: 'weekly' }, start: '2026-12-01', rrule: 'FREQ=WEEKLY;BYDAY=TU' },
-  { name: 'weekly on days', fields: { pattern: 'weekly', weekdays: ['FR', 'MO', 'WE'] }, start: '2026-12-01', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE,FR' },
-  { name: 'fortnightly until', fields: { pattern: 'weekly', interval: '2', weekdays: ['TU'], end: 'until', until: '2027-03-31' }, start: '2026-12-01', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;UNTIL=20270331' },
-  { name: 'monthly by day', fields: { pattern: 'monthly' }, start: '2026-12-15', rrule: 'FREQ=MONTHLY;BYMONTHDAY=15' },
-  { name: 'monthly by weekday', fields: { pattern: 'monthly', monthly: 'weekday' }, start: '2026-12-15', rrule: 'FREQ=MONTHLY;BYDAY=3TU' },
-  { name: 'monthly, fifth weekday → last', fields: { pattern: 'monthly', monthly: 'weekday', end: 'count', count: '6' }, start: '2026-12-29', rrule: 'FREQ=MONTHLY;BYDAY=-1TU;COUNT=6' },
-  { name: 'yearly', fields: { pattern: 'yearly', end: 'count', count: '3' }, start: '2026-12-01', rrule: 'FREQ=YEARLY;COUNT=3' },
-  { name: 'rrule as typed', fields: { pattern: 'rrule', rrule: ' FREQ=WEEKLY;BYDAY=SA;BYSETPOS=1 ', interval: '9' }, start: '2026-12-01', rrule: 'FREQ=WEEKLY;BYDAY=SA;BYSETPOS=1' },
-];
 
 describe('recurrence builder (100 §8.3)', () => {
   for (const shape of BUILDER_SHAPES) {
