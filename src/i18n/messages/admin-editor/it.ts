@@ -62,7 +62,7 @@ export const adminEditorMessagesIt: Record<keyof typeof adminEditorMessagesEn, s
   admin_editor_publish_date: 'Data di pubblicazione',
   admin_editor_publish_time: 'Ora di pubblicazione',
   admin_editor_publish_hint: 'Facoltativa, nel fuso orario del sito ({zone}). Una data futura programma l’evento.',
-  admin_editor_password: 'Password',
+  admin_editor_password: 'Password di accesso',
   admin_editor_password_hint: 'Serve ai visitatori per leggere l’evento. Vuota: nessuna password.',
   admin_editor_image: 'Immagine (ID del media)',
   admin_editor_image_hint: 'L’ID di un’immagine caricata. Vuoto: nessuna immagine.',
