@@ -9,7 +9,8 @@ import {
   type RecurrencePattern,
 } from '../../domain/recurrence/builder.ts';
 import type { FormFields } from './admin-request.ts';
-import type { EventFormValues, RequestKind } from './event-form.ts';
+import type { EventFormValues } from '../../web/admin/event-form-values.ts';
+import type { RequestKind } from './event-form.ts';
 
 /** The recurrence builder's fields of a POSTed form (100 §8.3); unknown choices read as the defaults. */
 export function readBuilderFields(form: Pick<FormFields, 'get' | 'all'>): BuilderFields {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { duplicateFormValues, emptyEventForm, eventFormValues, eventParams, readEventForm, type ApiEvent } from '../../../src/http/admin/event-form.ts';
+import { duplicateFormValues, eventFormValues, eventParams, readEventForm, type ApiEvent } from '../../../src/http/admin/event-form.ts';
+import { emptyEventForm } from '../../../src/web/admin/event-form-values.ts';
 import { removalUnconfirmed } from '../../../src/http/admin/recurrence-form.ts';
 
 /** FormFields over urlencoded pairs, as the router parses a POST. */

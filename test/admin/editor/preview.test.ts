@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { emptyEventForm, eventParams } from '../../../src/http/admin/event-form.ts';
+import { eventParams } from '../../../src/http/admin/event-form.ts';
+import { emptyEventForm } from '../../../src/web/admin/event-form-values.ts';
 import { EventsService } from '../../../src/services/events-service.ts';
 import { InvalidParamsError } from '../../../src/domain/errors.ts';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
