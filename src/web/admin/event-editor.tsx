@@ -41,7 +41,8 @@ export interface EventEditorProps {
   canTrash: boolean;
   /** Trashed events: where the bulk `restore` form posts, when the user may restore it. */
   restoreAction?: string;
-  links: { action: string; duplicate?: string; preview?: string; series?: string };
+  /** `venues`: the API's venue list, which the enhancement's venue search asks. */
+  links: { action: string; venues: string; duplicate?: string; preview?: string; series?: string };
   eventId?: number;
 }
 
@@ -117,7 +118,7 @@ function WhenSection(props: { view: AdminView; values: EventFormValues; options:
   );
 }
 
-function WhereSection(props: { view: AdminView; values: EventFormValues; options: EditorOptions; errors: FieldErrors }): VNode {
+function WhereSection(props: { view: AdminView; values: EventFormValues; options: EditorOptions; errors: FieldErrors; venuesUrl: string }): VNode {
   const { view, values, options, errors } = props;
   const t = view.t;
   const venueFields: Array<[keyof EventFormValues['venue_new'], MessageKey]> = [
@@ -130,7 +131,7 @@ function WhereSection(props: { view: AdminView; values: EventFormValues; options
       <h2 id="editor-where">{t('admin_editor_section_where')}</h2>
       <Described name="venue" label={t('admin_editor_venue')} errors={errors}>
         {(attrs) => (
-          <select name="venue" data-venue-select="" {...attrs}>
+          <select name="venue" data-venues-url={props.venuesUrl} data-search-label={t('admin_editor_venue_search')} {...attrs}>
             <option value="" selected={values.venue === ''}>{t('admin_editor_venue_none')}</option>
             {options.venues.map((venue) => (
               <option value={String(venue.id)} selected={values.venue === String(venue.id)}>{venue.title}{draftLabel(view, venue.status)}</option>
@@ -300,7 +301,7 @@ export function EventEditor(props: EventEditorProps): VNode {
           />
           <div id="preview-status" class="vh" role="status" aria-live="polite" data-announce={t('admin_editor_preview_updated')}></div>
           {props.preview !== undefined ? <PreviewSection view={view} preview={props.preview} /> : <div id="preview-dates" hidden></div>}
-          <WhereSection view={view} values={values} options={options} errors={errors} />
+          <WhereSection view={view} values={values} options={options} errors={errors} venuesUrl={props.links.venues} />
           <TermsSection view={view} values={values} options={options} errors={errors} />
           <DetailsSection view={view} values={values} errors={errors} />
           <PublishingSection view={view} values={values} options={options} errors={errors} />
