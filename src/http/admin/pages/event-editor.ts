@@ -150,7 +150,8 @@ export const eventEditorPages: AdminPageModule = (deps) => {
       eventId: id,
       links: {
         action: id === undefined || screen.mode !== 'edit' && screen.mode !== 'trashed' ? req.adminUrl('/events/new') : req.adminUrl(`/events/${id}/`),
-        venues: req.ctx.urls.nsUrl('/venues'),
+        // A path: the script asks the API on the page's own origin, with the session cookie.
+        venues: new URL(req.ctx.urls.nsUrl('/venues')).pathname,
         duplicate: id === undefined || screen.mode === 'duplicate' ? undefined : req.adminUrl('/events/new', { duplicate: id }),
         series: screen.stored?.seriesId === undefined ? undefined : req.adminUrl(`/events/${screen.stored.seriesId}/`),
       },
