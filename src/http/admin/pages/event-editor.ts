@@ -8,7 +8,7 @@ import { serializeEvent } from '../../../read/event-models.ts';
 import { eventOwnership, EventsService } from '../../../services/events-service.ts';
 import { emptyEventForm, type EventFormValues } from '../../../web/admin/event-form-values.ts';
 import { EventEditor, type EditorMode, type EditorOptions } from '../../../web/admin/event-editor.tsx';
-import { adminView } from '../../../web/admin/frame.tsx';
+import { adminView } from '../admin-view.ts';
 import type { FieldErrors } from '../../../web/admin/form-parts.tsx';
 import { PreviewSection, type PreviewDates } from '../../../web/admin/recurrence-builder.tsx';
 import type { AdminAnswer, AdminRequest } from '../admin-request.ts';
@@ -176,7 +176,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
   /** A 422 page with the API's reasons on their fields (100 §8.5), every value kept. */
   const refused = (req: AdminRequest, screen: Screen, outcome: Extract<ApiOutcome, { ok: false }>): Promise<AdminAnswer> => {
     const { errors, unplaced } = apiErrorsToFields(outcome, fieldMap(screen.values));
-    return page(req, { ...screen, errors, unplaced, status: 422 });
+    return withCode(page(req, { ...screen, errors, unplaced, status: 422 }), outcome.code);
   };
 
   /** What the editor does with a refused write (100 §8.4). */
@@ -199,8 +199,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
     const stored = await loadStored(req, current);
     const now = eventFormValues(stored.event, { series: stored.series, revision: stored.etag });
     const differing = differingFields(screen.values, now).map((name) => req.t(FIELD_LABELS[name] ?? (`admin_editor_${name}` as MessageKey)));
-    const page409 = await page(req, { ...screen, stored, values: { ...screen.values, revision: stored.etag }, conflict: differing, status: 409 });
-    return { ...page409, headers: { 'X-Calendar-Error': 'admin_edit_conflict' } } as AdminAnswer;
+    return withCode(page(req, { ...screen, stored, values: { ...screen.values, revision: stored.etag }, conflict: differing, status: 409 }), 'admin_edit_conflict');
   };
 
   const editGet = async (req: AdminRequest): Promise<AdminAnswer> => {
@@ -244,7 +243,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
       return { redirect: req.adminUrl('/events/', { message: 'event_trashed', undo: id }), status: 303 };
     }
     if (removalUnconfirmed(values, kind)) {
-      return page(req, { ...screen, errors: { recurrence_pattern: req.t('admin_editor_recurrence_remove_unconfirmed') }, status: 422 });
+      return withCode(page(req, { ...screen, errors: { recurrence_pattern: req.t('admin_editor_recurrence_remove_unconfirmed') }, status: 422 }), 'rest_invalid_param');
     }
     const saved = await callApi(req, { method: 'POST', route: EVENT_ROUTE, params: { ...eventParams(values, kind), id }, ifMatch: values.revision || undefined });
     if (!saved.ok) return failed(req, screen, saved, id);
@@ -287,6 +286,12 @@ export const eventEditorPages: AdminPageModule = (deps) => {
   ];
   return pages;
 };
+
+/** A refused form's page carries the refusal's code (100 §13). */
+async function withCode(answer: Promise<AdminAnswer>, code: string): Promise<AdminAnswer> {
+  const page = await answer;
+  return 'body' in page ? { ...page, headers: { ...page.headers, 'X-Calendar-Error': code } } : page;
+}
 
 /** The form fields whose entered value differs from the stored one (a 409 names them). */
 export function differingFields(entered: EventFormValues, stored: EventFormValues): string[] {
