@@ -1,3 +1,4 @@
+import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
 /**
@@ -286,6 +287,7 @@ export const en = {
   "rest_cannot_create": "Sorry, you are not allowed to upload files.",
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
+  ...adminMessagesEn,
   ...adminEditorMessagesEn,
 } as const;
 
