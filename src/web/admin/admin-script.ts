@@ -1,4 +1,5 @@
 import { contentHash } from '../assets.ts';
+import { EDITOR_ENHANCEMENTS } from './editor-script.ts';
 
 /**
  * The back office's one optional script (100 §12), same origin, deferred, kept in the code so it
@@ -22,6 +23,7 @@ export const ADMIN_SCRIPT = `(function () {
     }
   };
   var enhancements = [
+${EDITOR_ENHANCEMENTS}
     /* After a refused form, focus goes to the error summary (100 §12). */
     function focusErrorSummary() {
       var summary = document.getElementById('error-summary');

@@ -1,4 +1,3 @@
-import { h } from 'preact';
 import { can } from '../../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord } from '../../../domain/auth/record-permissions.ts';
 import { InvalidParamsError, RestError } from '../../../domain/errors.ts';
@@ -132,7 +131,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
     const id = event?.id;
     const record = event === undefined ? undefined : { author: Number((event as { author?: string }).author ?? 0), status: event.status as never, preTrashStatus: null };
     const options = await editorOptions(req, screen.mode === 'edit' ? (event?.status ?? '') : '');
-    const body = h(EventEditor, {
+    const body = EventEditor({
       view,
       mode: screen.mode,
       heading: screen.heading,
@@ -165,7 +164,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
     try {
       const found = events.previewDates(params as never, req.ctx.now, PREVIEW_LIMIT);
       const dates: PreviewDates = { ...found, horizon: events.series.horizon(req.ctx.now) };
-      if (req.form.get('partial') === '1') return { body: h(PreviewSection, { view: adminView(req), preview: dates }) };
+      if (req.form.get('partial') === '1') return { body: PreviewSection({ view: adminView(req), preview: dates }) };
       return page(req, { ...screen, preview: dates });
     } catch (error) {
       if (!(error instanceof RestError)) throw error;

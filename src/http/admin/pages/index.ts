@@ -1,5 +1,6 @@
 import type { AdminPageModule, PublicPage } from '../router.ts';
 import { dashboardPages } from './dashboard.ts';
+import { eventEditorPages } from './event-editor.ts';
 import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
 import { signinPublicPages } from './signin.ts';
@@ -11,6 +12,7 @@ import { signinPublicPages } from './signin.ts';
 export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   logoutPages,
   dashboardPages,
+  eventEditorPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */
