@@ -5,6 +5,7 @@ import type { ShownRecurrence } from '../../../domain/recurrence/builder.ts';
 import type { MessageKey } from '../../../i18n/catalog.ts';
 import { serializeEvent } from '../../../read/event-models.ts';
 import { eventOwnership, EventsService } from '../../../services/events-service.ts';
+import type { EventRow } from '../../../storage/schema.ts';
 import { emptyEventForm, type EventFormValues } from '../../../web/admin/event-form-values.ts';
 import { EventEditor, type EditorMode, type EditorOptions } from '../../../web/admin/event-editor.tsx';
 import { adminView } from '../admin-view.ts';
@@ -93,6 +94,15 @@ async function readEvent(req: AdminRequest, id: number): Promise<ApiOutcome> {
   return callApi(req, { method: 'GET', route: EVENT_ROUTE, params: { id, context: 'edit' } });
 }
 
+/**
+ * The texts as stored, which the form shows and sends back: the API's answer adds paragraphs to
+ * the HTML (autop), the currency to the cost and the event's page to an empty website.
+ */
+function storedTexts(row: EventRow): Pick<ApiEvent, 'description' | 'excerpt' | 'cost' | 'website'> {
+  const cost = JSON.parse(row.cost || '[]') as string[];
+  return { description: row.description, excerpt: row.excerpt, cost: cost.join(', '), website: row.website ?? '' };
+}
+
 /** What the editor shows of a stored event: its values, and the series it belongs to. */
 interface Stored {
   event: ApiEvent;
@@ -101,8 +111,9 @@ interface Stored {
   seriesId?: number;
 }
 
-async function loadStored(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: true }>): Promise<Stored> {
-  const event = outcome.body as ApiEvent;
+async function loadStored(req: AdminRequest, events: EventsService, outcome: Extract<ApiOutcome, { ok: true }>): Promise<Stored> {
+  const row = await events.read(outcome.body.id, req.ctx.now);
+  const event = { ...(outcome.body as ApiEvent), ...storedTexts(row) };
   if (!event.post_parent) return { event, etag: outcome.etag ?? '', series: event.recurrence ?? null };
   const master = await readEvent(req, event.post_parent);
   const series = master.ok ? ((master.body as ApiEvent).recurrence ?? null) : null;
@@ -195,7 +206,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
   const conflict = async (req: AdminRequest, screen: Screen, id: number): Promise<AdminAnswer> => {
     const current = await readEvent(req, id);
     if (!current.ok) return failed(req, screen, current);
-    const stored = await loadStored(req, current);
+    const stored = await loadStored(req, events, current);
     const now = eventFormValues(stored.event, { series: stored.series, revision: stored.etag });
     const differing = differingFields(screen.values, now).map((name) => req.t(FIELD_LABELS[name] ?? (`admin_editor_${name}` as MessageKey)));
     return withCode(page(req, { ...screen, stored, values: { ...screen.values, revision: stored.etag }, conflict: differing, status: 409 }), 'admin_edit_conflict');
@@ -208,7 +219,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
       if (outcome.code === 'event-no-longer-available') return trashedPage(req, id);
       return failed(req, { mode: 'edit', heading: '', values: emptyEventForm(deps.config.timezone) }, outcome);
     }
-    const stored = await loadStored(req, outcome);
+    const stored = await loadStored(req, events, outcome);
     const values = eventFormValues(stored.event, { series: stored.series, revision: stored.etag });
     return page(req, { mode: 'edit', heading: req.t('admin_editor_title_edit'), values, stored });
   };
@@ -216,7 +227,8 @@ export const eventEditorPages: AdminPageModule = (deps) => {
   /** A trashed event (100 §8.4): its stored values read-only, and Restore for those who may. */
   const trashedPage = async (req: AdminRequest, id: number): Promise<AdminAnswer> => {
     const row = await events.read(id, req.ctx.now);
-    const event = (await serializeEvent(deps.storage.db, row, req.ctx)) as unknown as ApiEvent;
+    const shown = (await serializeEvent(deps.storage.db, row, req.ctx)) as unknown as ApiEvent;
+    const event = { ...shown, ...storedTexts(row) };
     const stored: Stored = { event, etag: '', series: event.recurrence ?? null };
     const values = eventFormValues(event, { revision: '' });
     const restoreAction = canEditRecord(req.user, eventOwnership(row)) ? req.adminUrl('/events/', { status: 'trash' }) : undefined;
@@ -232,7 +244,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
       if (outcome.code === 'event-no-longer-available') return adminErrorPage(req, 410, 'event-no-longer-available');
       return failed(req, { mode: 'edit', heading: '', values }, outcome);
     }
-    const stored = await loadStored(req, outcome);
+    const stored = await loadStored(req, events, outcome);
     const screen: Screen = { mode: 'edit', heading: req.t('admin_editor_title_edit'), values, stored };
     const kind: RequestKind = { create: false, action, storedRecurrence: stored.series, occurrence: stored.seriesId !== undefined, siteZone: deps.config.timezone };
     if (action === 'preview_dates') return preview(req, screen, kind);
@@ -262,9 +274,8 @@ export const eventEditorPages: AdminPageModule = (deps) => {
     if (!/^\d+$/.test(duplicate)) return adminErrorPage(req, 404, 'admin_not_found');
     const source = await readEvent(req, Number(duplicate));
     if (!source.ok) return adminErrorPage(req, 404, 'admin_not_found');
-    const event = source.body as ApiEvent;
+    const { event } = await loadStored(req, events, source);
     const values = duplicateFormValues(event);
-    if (event.post_parent === undefined && event.recurrence === undefined) values.recurrence = { ...values.recurrence, pattern: 'none' };
     return page(req, { mode: 'duplicate', heading: req.t('admin_editor_title_duplicate', { title: event.title }), values });
   };
 
