@@ -42,7 +42,8 @@ export const EDITOR_ENHANCEMENTS = String.raw`
         params.set('action', 'preview_dates');
         params.set('partial', '1');
         var mine = ++run;
-        fetch(form.action, { method: 'POST', credentials: 'same-origin', body: params })
+        /* form.action would be the buttons named "action" */
+        fetch(form.getAttribute('action'), { method: 'POST', credentials: 'same-origin', body: params })
           .then(function (response) { return response.ok ? response.text() : null; })
           .then(function (html) {
             var current = document.getElementById('preview-dates');
