@@ -13,7 +13,7 @@ export const EDITOR_STYLES = `
 .event-editor textarea{min-height:6rem;resize:vertical}
 .editor-row{display:flex;flex-wrap:wrap;gap:0 var(--space-4)}
 .editor-row>.field{flex:1 1 10rem;min-width:0}
-.editor-checks .field-check,.event-editor .field-check{display:flex;align-items:center;gap:var(--space-2);min-height:2rem;margin:var(--space-1) 0}
+.editor-checks .field-check,.event-editor .field-check{display:flex;align-items:flex-start;gap:var(--space-2);min-height:2rem;margin:var(--space-1) 0}
 .field-check input{width:1.25rem;height:1.25rem;min-height:0;margin:0;flex:none}
 .field-check label{font-weight:400;font-size:inherit}
 .editor-tree .depth-1{padding-left:1.5rem}.editor-tree .depth-2{padding-left:3rem}.editor-tree .depth-3{padding-left:4.5rem}.editor-tree .depth-4,.editor-tree .depth-5{padding-left:6rem}

@@ -258,7 +258,6 @@ export function EventEditor(props: EventEditorProps): VNode {
   return (
     <AdminFrame view={view} title={props.heading} current="events">
       <ErrorSummary errors={errors} unplaced={[...conflictNotes, ...props.unplaced]} t={t} />
-      <h1>{props.heading}</h1>
       <p class="editor-links">
         {props.links.series !== undefined && <a href={props.links.series}>{t('admin_editor_series_link')}</a>}
         {props.links.preview !== undefined && <a href={props.links.preview}>{t('admin_editor_preview_link')}</a>}
