@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,15 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { colord } from 'colord';
 import { darkAccent, DEFAULT_ACCENT } from '../../src/web/theme/colours.ts';
+import { AXE_SOURCE, AXE_TAGS, CHROMIUM, SCREENSHOTS, skip } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const EDITIONS = ['', '/da', '/it', '/es'];
 
 /** A configured accent just above the 4.5:1 floor: the hardest one the setting lets through. */

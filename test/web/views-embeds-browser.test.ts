@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AXE_SOURCE, AXE_TAGS, CHROMIUM, SCREENSHOTS, skip } from '../helpers/browser.ts';
 import { NS, startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** A server on another origin (`localhost` rather than `127.0.0.1`, another port) answering one page per path. */
 async function hostSite(pages: Record<string, string>): Promise<{ server: Server; origin: string }> {

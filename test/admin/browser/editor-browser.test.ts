@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { axeViolationLines, CHROMIUM, SCREENSHOTS, skip } from '../../helpers/browser.ts';
 import { NS, type TestApp } from '../../helpers/test-app.ts';
 import { createSigninUser, signInBrowser, signInOverHttp, startAdminApp, type SigninUser } from '../helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** A free local port, so that the app's public origin is the address the browser uses (§6.1 Origin check). */
 async function freePort(): Promise<number> {
@@ -22,18 +15,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** axe-core in the page (with scripts off its timers are replaced, as in test/web/pages-browser.test.ts). */
-async function axeViolations(page: Page, scriptsDisabled: boolean): Promise<string[]> {
-  if (scriptsDisabled) {
-    await page.evaluate('let timer = 0; globalThis.setTimeout = (callback) => { void Promise.resolve().then(callback); return ++timer; }; globalThis.clearTimeout = () => {};');
-  }
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  }, AXE_TAGS);
 }
 
 /**
@@ -134,7 +115,7 @@ describe('event editor in a browser', { skip }, () => {
     for (const lang of ['', '/da']) {
       for (const context of ['off', 'on', 'narrow']) {
         const check = async (label: string, page: Page) => {
-          const violations = await axeViolations(page, context === 'off');
+          const violations = await axeViolationLines(page, context === 'off');
           if (violations.length > 0) problems.push(`${lang || '/en'} ${context} ${label}: ${violations.join('; ')}`);
           if (context === 'narrow') {
             const width = await page.evaluate(() => document.documentElement.scrollWidth);
