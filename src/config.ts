@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
 import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
 import type { SessionLimits } from './storage/database.ts';
+import { passwordProblem } from './domain/signin/password-policy.ts';
+import { translate } from './i18n/catalog.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
@@ -76,6 +78,21 @@ export interface Config {
   backup: BackupSettings;
   /** The map view's tiles and their attribution (130 §7). */
   map: MapSettings;
+  /** The back office (100 §15). */
+  backOffice: BackOfficeSettings;
+}
+
+export interface BackOfficeSettings {
+  /** `CALENDAR_BACK_OFFICE`: off → `/admin/…` answers 404 and REST cookie authentication (100 §6.2) is off. */
+  enabled: boolean;
+  /** The first administrator's sign-in password (first start only); null = generated and printed. */
+  adminSigninPassword: string | null;
+  /** A session without "keep me signed in" ends after this many hours without a request. */
+  sessionIdleHours: number;
+  /** A "keep me signed in" session ends this many days after sign-in. */
+  sessionRememberDays: number;
+  /** log2 of scrypt's N for sign-in passwords. */
+  signinHashCost: number;
 }
 
 export interface BackupSettings {
@@ -552,5 +569,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
     map: mapSettings(env, normalizePublicUrl(env.CALENDAR_PUBLIC_URL)),
+    backOffice: {
+      enabled: onOffDefaultOn('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
+      adminSigninPassword: adminSigninPassword(env.CALENDAR_ADMIN_SIGNIN_PASSWORD, env.CALENDAR_ADMIN_LOGIN || 'admin'),
+      sessionIdleHours: integer(env, 'CALENDAR_SESSION_IDLE_HOURS', 12, 1, 48),
+      sessionRememberDays: integer(env, 'CALENDAR_SESSION_REMEMBER_DAYS', 14, 1, 365),
+      signinHashCost: integer(env, 'CALENDAR_SIGNIN_HASH_COST', 17, 14, 20),
+    },
   };
+}
+
+/** 100 §3.2: the first administrator's sign-in password, under 100 §3.1's policy. */
+function adminSigninPassword(raw: string | undefined, login: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const problem = passwordProblem(raw, { login, email: '' });
+  if (problem) throw new ConfigError(`CALENDAR_ADMIN_SIGNIN_PASSWORD ${translate('en', problem.messageKey, problem.vars)}`);
+  return raw;
+}
+
+/** An on/off setting that is on unless said otherwise. */
+function onOffDefaultOn(name: string, raw: string | undefined): boolean {
+  return raw === undefined || raw.trim() === '' ? true : onOff(name, raw);
 }

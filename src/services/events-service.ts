@@ -6,6 +6,7 @@ import { formatWall } from '../domain/dates/datetime-format.ts';
 import { utcToWall, wallToUtc } from '../domain/dates/time-zone.ts';
 import { invalidParam, RestError } from '../domain/errors.ts';
 import { REASONS } from '../domain/reasons.ts';
+import { parseTimeZone } from '../domain/dates/time-zone.ts';
 import { cleanWebsite } from '../domain/events/event-web.ts';
 import { resolveSchedule } from '../domain/events/schedule.ts';
 import { resolvePublication } from '../domain/posts/publication.ts';
@@ -272,6 +273,23 @@ export class EventsService {
   }
 
   /** Creates an event; `describe` renders it inside the transaction, as update does. */
+  /**
+   * The dates a create with these fields would give its series, nothing written (the back
+   * office's "preview dates", 100 §8.4): the create's own reading of the schedule and rule.
+   */
+  previewDates(fields: Pick<EventFields, 'start_date' | 'end_date' | 'timezone' | 'all_day' | 'recurrence'>, now: Date, limit: number) {
+    const zone = fields.timezone || this.siteZone;
+    if (parseTimeZone(zone) === null) throw invalidParam('timezone', REASONS.timezone);
+    const allDay = fields.all_day ?? false;
+    const schedule = resolveSchedule({
+      zone,
+      start: wallClock('start_date', fields.start_date, zone, now),
+      end: wallClock('end_date', fields.end_date ?? fields.start_date, zone, now),
+      allDay,
+    });
+    return this.series.preview(fields.recurrence, { ...schedule, allDay }, now, limit);
+  }
+
   async create<T>(ctx: RenderContext, user: User, fields: EventFields, describe: Describe<T>): Promise<T> {
     const [result] = await this.createMany([{ ctx, user, fields }], async (trx, _requests, [event]) => [await describe(trx, event)]);
     if (!result.ok) throw result.error;

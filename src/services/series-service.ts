@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { formatWall } from '../domain/dates/datetime-format.ts';
 import { readWall, wallAt, wallMillis, writeWall } from '../domain/dates/wall-clock.ts';
 import { resolveSchedule, type EventSchedule } from '../domain/events/schedule.ts';
 import { expandRecurrence, hasSecondInstance, nominalEnd, type Expansion, type Instance } from '../domain/recurrence/expand.ts';
@@ -225,6 +226,22 @@ export class SeriesService {
     };
   }
 
+  /**
+   * The dates a recurrence would give an event of this schedule, without writing anything (the
+   * back office's "preview dates", 100 §8.4): the same reading, checks (400 naming the reason)
+   * and instance times as a create; the first `limit` ending after `now`, and how many exist up
+   * to the horizon.
+   */
+  preview(input: unknown, schedule: EventSchedule & { allDay: boolean }, now: Date, limit: number): { dates: EventSchedule[]; total: number } {
+    const spec = this.read(input, schedule.timezone, now);
+    const expansion = this.check(spec, schedule.timezone, schedule.start_local, now);
+    const master = { timezone: schedule.timezone, start_local: schedule.start_local, end_local: schedule.end_local, all_day: schedule.allDay ? 1 : 0 };
+    const all = expansion.instances.map((instance) => instanceSchedule(master, instance));
+    const upcoming = all.filter((date) => date.end_utc > formatWall(now));
+    // A series wholly in the past shows its first dates instead of nothing.
+    return { dates: (upcoming.length > 0 ? upcoming : all).slice(0, limit), total: all.length };
+  }
+
   /** Adds or removes an original start in the master's `exdate` (trash and restore of one occurrence, 60 §6.2). */
   async setExcluded(db: Kysely<Database>, master: EventRow, start: string, excluded: boolean): Promise<void> {
     const spec = loadRecurrence(master);
@@ -233,7 +250,7 @@ export class SeriesService {
   }
 }
 
-function instanceSchedule(master: EventRow, instance: Instance): EventSchedule {
+function instanceSchedule(master: Pick<EventRow, 'timezone' | 'start_local' | 'end_local' | 'all_day'>, instance: Instance): EventSchedule {
   return resolveSchedule({
     zone: master.timezone,
     start: instance.start,

@@ -1,81 +1,22 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
-import { untilListening } from '../crash/service-process.ts';
 import { DIALECTS, freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
 import { jpeg } from '../helpers/images.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { calendarCli, startBundle, type StartedService } from './bundle-process.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NS = '/calendar/events/v1';
 const CHROMIUM = '/usr/bin/chromium';
 const browserRequired = process.env.TEST_BROWSER_REQUIRED === '1';
 const noBrowser = !existsSync(CHROMIUM) && !browserRequired ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
 /** What a wait in the browser may take before the page counts as broken (a blank page waits forever). */
 const PAGE_TIMEOUT_MS = 15_000;
-const run = promisify(execFile);
-
-/** The README's start command, as `npm start` runs it: the package.json script, through a shell. */
-const START_SCRIPT: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
-
-interface StartedService {
-  origin: string;
-  adminPassword: string;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/**
- * Runs the start script in its own process group (the shell and the node it starts), with a free
- * port, and waits for the address it prints. Nothing from the sources is imported into this
- * process: what answers is exactly what users run.
- */
-async function startBundle(databaseUrl: string, uploadsDir: string): Promise<StartedService> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
-    CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1', CALENDAR_UPLOADS_DIR: uploadsDir,
-    // Every view, the opt-in map included (130 §2).
-    CALENDAR_VIEWS: 'list,month,day,week,photo,summary,map',
-  };
-  delete env.CALENDAR_ADMIN_PASSWORD;
-  const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const { origin, output } = await untilListening(child, 60_000);
-  const adminPassword = /application password: (\S+)/.exec(output())?.[1];
-  assert.ok(adminPassword, `the first start prints the administrator's password:\n${output()}`);
-  return {
-    origin,
-    adminPassword,
-    output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      process.kill(-child.pid!, 'SIGTERM');
-      await exited;
-      // The shell ends at the signal; node, in the same group, may still be closing its database
-      // connections, and dropping the test schema meanwhile can deadlock with its last query.
-      const deadline = Date.now() + 15_000;
-      while (groupAlive(child.pid!) && Date.now() < deadline) await sleep(20);
-    },
-  };
-}
-
-function groupAlive(groupId: number): boolean {
-  try {
-    process.kill(-groupId, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Lines a healthy start must not print: log lines at warn or above, and runtime warnings. */
 function warnings(output: string): string[] {
@@ -89,11 +30,6 @@ function warnings(output: string): string[] {
     }
     return /warn|error|must exist/i.test(line);
   });
-}
-
-async function calendarCli(databaseUrl: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [join(ROOT, 'bin/calendar.js'), ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
-  return stdout;
 }
 
 function basic(login: string, password: string): string {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { solid } from '../helpers/images.ts';
 import { NS } from '../helpers/test-app.ts';
-import { axeViolations, browserSkip, launchChromium, SCREENSHOTS } from './browser.ts';
+import { axeViolations, browserSkip, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import { startPageFixture, type PageFixture } from './fixture.ts';
 
 /**

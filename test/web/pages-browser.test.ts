@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { colord } from 'colord';
 import { darkAccent, DEFAULT_ACCENT } from '../../src/web/theme/colours.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { AXE_TAGS, axeViolations, browserSkip, launchChromium, SCREENSHOTS } from './browser.ts';
+import { AXE_TAGS, axeViolations, browserSkip, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import { EDITIONS, NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
 
 /** A configured accent just above the 4.5:1 floor: the hardest one the setting lets through. */

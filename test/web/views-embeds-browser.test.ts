@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { NS, startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { axeViolations, browserSkip, launchChromium, SCREENSHOTS } from './browser.ts';
+import { axeViolations, browserSkip, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import { NOW, SITE_ZONE, startPageFixture, type PageFixture } from './fixture.ts';
 
 /** A server on another origin (`localhost` rather than `127.0.0.1`, another port) answering one page per path. */

@@ -1,5 +1,7 @@
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
+import { adminMessagesDa } from './admin/da.ts';
+import { adminEditorMessagesDa } from './admin-editor/da.ts';
 
 export const da: Catalogue = {
   rest_no_route: 'Der blev ikke fundet nogen rute, der matcher URL-adressen og anmodningsmetoden.',
@@ -278,4 +280,6 @@ export const da: Catalogue = {
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
   ...mapMessagesDa,
+  ...adminMessagesDa,
+  ...adminEditorMessagesDa,
 };

@@ -1,5 +1,7 @@
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
+import { adminMessagesEs } from './admin/es.ts';
+import { adminEditorMessagesEs } from './admin-editor/es.ts';
 
 export const es: Catalogue = {
   rest_no_route: 'No se ha encontrado ninguna ruta que coincida con la URL y el método de la solicitud.',
@@ -278,4 +280,6 @@ export const es: Catalogue = {
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
   ...mapMessagesEs,
+  ...adminMessagesEs,
+  ...adminEditorMessagesEs,
 };

@@ -1,5 +1,7 @@
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
+import { adminMessagesIt } from './admin/it.ts';
+import { adminEditorMessagesIt } from './admin-editor/it.ts';
 
 export const it: Catalogue = {
   rest_no_route: 'Nessun percorso corrisponde all’URL e al metodo della richiesta.',
@@ -278,4 +280,6 @@ export const it: Catalogue = {
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
   ...mapMessagesIt,
+  ...adminMessagesIt,
+  ...adminEditorMessagesIt,
 };

@@ -6,9 +6,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** The browser suites' shared set-up (55 §15): Chromium, its skip rule, screenshots and axe-core. */
 export const CHROMIUM = '/usr/bin/chromium';
 const required = process.env.TEST_BROWSER_REQUIRED === '1';
+/** Skipped with one line without Chromium, unless TEST_BROWSER_REQUIRED=1 (CI) makes that a failure. */
 export const browserSkip: string | false = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
+export const skip = browserSkip;
 export const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+export const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Headless Chromium without its background traffic (so only the page's own requests happen); the screenshot folder made. */
@@ -42,4 +44,9 @@ export async function axeViolations(page: Page, scriptsDisabled: boolean): Promi
     const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
     return result.violations.map((v: any) => ({ id: v.id, nodes: v.nodes.map((n: any) => n.target) }));
   }, AXE_TAGS);
+}
+
+/** The same violations as `rule: targets` lines, for assertion messages. */
+export async function axeViolationLines(page: Page, scriptsDisabled: boolean): Promise<string[]> {
+  return (await axeViolations(page, scriptsDisabled)).map((v) => `${v.id}: ${v.nodes.map((target) => target.join(' ')).join(', ')}`);
 }
