@@ -63,52 +63,50 @@ export interface FieldProps {
   errors: FieldErrors;
 }
 
-export function TextField(props: FieldProps & { value?: string; type?: string; autocomplete?: string; inputmode?: string }): VNode {
+/** What a labelled control carries: its id, and the error state and descriptions tied to it. */
+interface ControlAttributes {
+  id: string;
+  name: string;
+  'aria-invalid'?: 'true';
+  'aria-describedby'?: string;
+}
+
+/** A labelled control with its hint and error message above it (100 §8.5, §12). */
+function Labelled(props: FieldProps & { control: (attributes: ControlAttributes) => VNode }): VNode {
   const id = fieldId(props.name);
   const error = props.errors[props.name];
   return (
     <div class={error ? 'field field-invalid' : 'field'}>
       <Label id={id} label={props.label} required={props.required} requiredText={props.requiredText} />
       <HintAndError id={id} hint={props.hint} error={error} />
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value ?? ''}
-        autocomplete={props.autocomplete}
-        inputmode={props.inputmode as any}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={describedBy({ id, hint: props.hint, error })}
-      />
+      {props.control({ id, name: props.name, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': describedBy({ id, hint: props.hint, error }) })}
     </div>
+  );
+}
+
+export function TextField(props: FieldProps & { value?: string; type?: string; autocomplete?: string; inputmode?: string }): VNode {
+  return (
+    <Labelled
+      {...props}
+      control={(attributes) => <input {...attributes} type={props.type ?? 'text'} value={props.value ?? ''} autocomplete={props.autocomplete} inputmode={props.inputmode as any} />}
+    />
   );
 }
 
 export function TextArea(props: FieldProps & { value?: string; rows?: number }): VNode {
-  const id = fieldId(props.name);
-  const error = props.errors[props.name];
-  return (
-    <div class={error ? 'field field-invalid' : 'field'}>
-      <Label id={id} label={props.label} required={props.required} requiredText={props.requiredText} />
-      <HintAndError id={id} hint={props.hint} error={error} />
-      <textarea id={id} name={props.name} rows={props.rows ?? 6} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy({ id, hint: props.hint, error })}>
-        {props.value ?? ''}
-      </textarea>
-    </div>
-  );
+  return <Labelled {...props} control={(attributes) => <textarea {...attributes} rows={props.rows ?? 6}>{props.value ?? ''}</textarea>} />;
 }
 
 export function Select(props: FieldProps & { value?: string; options: { value: string; label: string }[] }): VNode {
-  const id = fieldId(props.name);
-  const error = props.errors[props.name];
   return (
-    <div class={error ? 'field field-invalid' : 'field'}>
-      <Label id={id} label={props.label} required={props.required} requiredText={props.requiredText} />
-      <HintAndError id={id} hint={props.hint} error={error} />
-      <select id={id} name={props.name} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy({ id, hint: props.hint, error })}>
-        {props.options.map((option) => <option value={option.value} selected={option.value === props.value}>{option.label}</option>)}
-      </select>
-    </div>
+    <Labelled
+      {...props}
+      control={(attributes) => (
+        <select {...attributes}>
+          {props.options.map((option) => <option value={option.value} selected={option.value === props.value}>{option.label}</option>)}
+        </select>
+      )}
+    />
   );
 }
 

@@ -58,6 +58,17 @@ function Status({ message }: { message?: string }) {
   return <div role="status" class="notices admin-status">{message ? <p>{message}</p> : null}</div>;
 }
 
+/** `<main>`: the status region, the page's one `<h1>`, the page. */
+function Main(props: { message?: string; title: string; children: ComponentChildren }) {
+  return (
+    <main id="main" tabindex={-1} class="admin-main">
+      <Status message={props.message} />
+      <h1>{props.title}</h1>
+      {props.children}
+    </main>
+  );
+}
+
 /**
  * The back office frame (100 §7.1): skip link, header with the site name, the role's navigation,
  * the user's login with Profile and the sign-out form, language links; `<main id="main">` with
@@ -90,11 +101,7 @@ export function AdminFrame(props: { view: AdminView; title: string; current?: st
           </div>
           <LanguageNav view={view} />
         </header>
-        <main id="main" tabindex={-1} class="admin-main">
-          <Status message={view.message} />
-          <h1>{props.title}</h1>
-          {props.children}
-        </main>
+        <Main message={view.message} title={props.title}>{props.children}</Main>
       </body>
     </html>
   );
@@ -112,11 +119,7 @@ export function PublicFrame(props: { view: PublicView; title: string; children: 
           <p class="admin-site">{view.siteName} <span class="admin-site-label">{view.t('admin_back_office')}</span></p>
           <LanguageNav view={view} />
         </header>
-        <main id="main" tabindex={-1} class="admin-main">
-          <Status message={view.message} />
-          <h1>{props.title}</h1>
-          {props.children}
-        </main>
+        <Main message={view.message} title={props.title}>{props.children}</Main>
       </body>
     </html>
   );
