@@ -21,20 +21,16 @@ const COUNTED: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'pr
  */
 export async function eventStatusCounts(db: Kysely<Database>, nowUtc: string, nowWall: string, windowOnUtc: boolean): Promise<StatusCount[]> {
   const end = sql.ref(windowOnUtc ? 'end_utc' : 'end_local');
-  const row = sql`case when post_parent = 0 then -id else post_parent end`;
-  const status = sql<string>`case when status = 'future' and date_utc <= ${nowUtc} then 'publish' else status end`;
-  const rows = await db
-    .selectFrom('events')
-    .select([
-      status.as('status'),
-      sql<number | string>`count(distinct ${row})`.as('all_n'),
-      sql<number | string>`count(distinct case when ${end} > ${nowWall} then ${row} end)`.as('upcoming_n'),
-      sql<number | string>`count(distinct case when ${end} <= ${nowWall} then ${row} end)`.as('past_n'),
-    ])
-    .where('is_series_master', '=', 0)
-    .where('hide_from_listings', '=', 0)
-    .groupBy(status)
-    .execute();
+  // The status as read now, computed once in a derived table: PostgreSQL groups by an output
+  // column, not by an expression whose parameters repeat.
+  const { rows } = await sql<{ status: string; all_n: number | string; upcoming_n: number | string; past_n: number | string }>`select status,
+      count(distinct row_key) as all_n,
+      count(distinct case when ends > ${nowWall} then row_key end) as upcoming_n,
+      count(distinct case when ends <= ${nowWall} then row_key end) as past_n
+    from (select case when status = 'future' and date_utc <= ${nowUtc} then 'publish' else status end as status,
+        case when post_parent = 0 then -id else post_parent end as row_key, ${end} as ends
+      from events where is_series_master = 0 and hide_from_listings = 0) listed
+    group by status`.execute(db);
   const found = new Map(rows.map((item) => [item.status, item]));
   return COUNTED.map((name) => {
     const item = found.get(name);
