@@ -21,15 +21,22 @@ const COUNTED: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'pr
  */
 export async function eventStatusCounts(db: Kysely<Database>, nowUtc: string, nowWall: string, windowOnUtc: boolean): Promise<StatusCount[]> {
   const end = sql.ref(windowOnUtc ? 'end_utc' : 'end_local');
-  // The status as read now, computed once in a derived table: PostgreSQL groups by an output
-  // column, not by an expression whose parameters repeat.
+  const status = sql`case when status = 'future' and date_utc <= ${nowUtc} then 'publish' else status end`;
+  // Every listed row counted plainly (no DISTINCT over the whole table: no sort), then each series'
+  // extra occurrences taken off by the second part, which reads occurrences only (post_parent index).
   const { rows } = await sql<{ status: string; all_n: number | string; upcoming_n: number | string; past_n: number | string }>`select status,
-      count(distinct row_key) as all_n,
-      count(distinct case when ends > ${nowWall} then row_key end) as upcoming_n,
-      count(distinct case when ends <= ${nowWall} then row_key end) as past_n
-    from (select case when status = 'future' and date_utc <= ${nowUtc} then 'publish' else status end as status,
-        case when post_parent = 0 then -id else post_parent end as row_key, ${end} as ends
-      from events where is_series_master = 0 and hide_from_listings = 0) listed
+      sum(all_n) as all_n, sum(upcoming_n) as upcoming_n, sum(past_n) as past_n
+    from (
+      select ${status} as status, count(*) as all_n,
+        sum(case when ${end} > ${nowWall} then 1 else 0 end) as upcoming_n,
+        sum(case when ${end} <= ${nowWall} then 1 else 0 end) as past_n
+      from events where is_series_master = 0 and hide_from_listings = 0 group by 1
+      union all
+      select ${status} as status, count(distinct post_parent) - count(*) as all_n,
+        count(distinct case when ${end} > ${nowWall} then post_parent end) - sum(case when ${end} > ${nowWall} then 1 else 0 end) as upcoming_n,
+        count(distinct case when ${end} <= ${nowWall} then post_parent end) - sum(case when ${end} <= ${nowWall} then 1 else 0 end) as past_n
+      from events where post_parent <> 0 and is_series_master = 0 and hide_from_listings = 0 group by 1
+    ) parts
     group by status`.execute(db);
   const found = new Map(rows.map((item) => [item.status, item]));
   return COUNTED.map((name) => {
