@@ -1,5 +1,6 @@
 import { adminListsMessagesDa } from './admin-lists/da.ts';
 import type { Catalogue } from './en.ts';
+import { adminMessagesDa } from './admin/da.ts';
 
 export const da: Catalogue = {
   rest_no_route: 'Der blev ikke fundet nogen rute, der matcher URL-adressen og anmodningsmetoden.',
@@ -277,5 +278,6 @@ export const da: Catalogue = {
   "rest_cannot_create": "Du har desværre ikke tilladelse til at uploade filer.",
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
+  ...adminMessagesDa,
   ...adminListsMessagesDa,
 };

@@ -1,3 +1,4 @@
+import { adminMessagesEn } from './admin/en.ts';
 import { adminListsMessagesEn } from './admin-lists/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
@@ -285,6 +286,7 @@ export const en = {
   "rest_cannot_create": "Sorry, you are not allowed to upload files.",
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
+  ...adminMessagesEn,
   ...adminListsMessagesEn,
 } as const;
 

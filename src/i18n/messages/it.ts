@@ -1,5 +1,6 @@
 import { adminListsMessagesIt } from './admin-lists/it.ts';
 import type { Catalogue } from './en.ts';
+import { adminMessagesIt } from './admin/it.ts';
 
 export const it: Catalogue = {
   rest_no_route: 'Nessun percorso corrisponde all’URL e al metodo della richiesta.',
@@ -277,5 +278,6 @@ export const it: Catalogue = {
   "rest_cannot_create": "Non hai i permessi per caricare file.",
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
+  ...adminMessagesIt,
   ...adminListsMessagesIt,
 };

@@ -137,14 +137,11 @@ function RecentChanges({ view, data }: { view: ListView; data: Dashboard }): VNo
 /** `/admin/` (100 §7.2): counts, next events, what awaits review, recent changes. */
 export function DashboardContent({ view, data, rights, role }: { view: ListView; data: Dashboard; rights: DashboardRights; role: Role }): VNode {
   return (
-    <>
-      <h1>{view.t('admin_lists_dashboard')}</h1>
-      <div class={`dashboard dashboard-${role}`}>
-        <Counts view={view} data={data} rights={rights} />
-        <NextEvents view={view} data={data} rights={rights} />
-        {rights.events && <Review view={view} data={data} rights={rights} />}
-        <RecentChanges view={view} data={data} />
-      </div>
-    </>
+    <div class={`dashboard dashboard-${role}`}>
+      <Counts view={view} data={data} rights={rights} />
+      <NextEvents view={view} data={data} rights={rights} />
+      {rights.events && <Review view={view} data={data} rights={rights} />}
+      <RecentChanges view={view} data={data} />
+    </div>
   );
 }

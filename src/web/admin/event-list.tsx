@@ -8,7 +8,7 @@ import {
   BulkForm,
   BulkMessage,
   DataTable,
-  ListHeading,
+  AddLink,
   Paging,
   SearchForm,
   StatusLabel,
@@ -133,7 +133,7 @@ export function EventListContent({ view, page, outcome }: { view: ListView; page
   const seriesTitle = query.series === undefined ? undefined : page.rows[0]?.model.event.title;
   return (
     <>
-      <ListHeading title={view.t('admin_lists_events')} addHref={view.adminUrl('/events/new')} addLabel={view.t('admin_lists_add_event')} />
+      <AddLink href={view.adminUrl('/events/new')} label={view.t('admin_lists_add_event')} />
       <BulkMessage view={view} outcome={outcome} action={self} names={titles} />
       <Tabs view={view} page={page} />
       <SearchForm view={view} action={view.adminUrl('/events/')} search={query.search} keep={{ status: query.status, when: selectionOf(query).when, series: query.series, all_occurrences: query.allOccurrences ? 1 : undefined, ...orderOf(query) }}>

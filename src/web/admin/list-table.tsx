@@ -83,14 +83,9 @@ export function BulkMessage({ view, outcome, action, names }: { view: ListView; 
   );
 }
 
-/** The page heading with the "Add …" link. */
-export function ListHeading({ title, addHref, addLabel }: { title: string; addHref?: string; addLabel?: string }): VNode {
-  return (
-    <div class="list-heading">
-      <h1>{title}</h1>
-      {addHref !== undefined && <a class="button" href={addHref}>{addLabel}</a>}
-    </div>
-  );
+/** The list's "Add …" link (the frame writes the page's one `<h1>`). */
+export function AddLink({ href, label }: { href: string; label: string }): VNode {
+  return <p class="list-heading"><a class="button" href={href}>{label}</a></p>;
 }
 
 /** The GET search form; `keep` holds the other parameters it carries (the tab, the order). */

@@ -3,8 +3,7 @@
  * labelled region, so at 320 px the page itself never does (§12 reflow).
  */
 export const LISTS_STYLES = `
-.list-heading{display:flex;flex-wrap:wrap;align-items:center;gap:var(--space-2) var(--space-4)}
-.list-heading h1{margin:0}
+.list-heading{margin:0 0 var(--space-3)}
 .list-tabs{margin:var(--space-4) 0}
 .list-tabs ul{display:flex;flex-wrap:wrap;list-style:none;margin:0;padding:0}
 .list-search{display:flex;flex-wrap:wrap;gap:var(--space-2) var(--space-3);align-items:flex-end;margin:var(--space-3) 0}

@@ -8,7 +8,7 @@ import {
   BulkForm,
   BulkMessage,
   DataTable,
-  ListHeading,
+  AddLink,
   Paging,
   SearchForm,
   StatusLabel,
@@ -56,7 +56,7 @@ function ListShell({ view, kind, page, outcome, mayCreate, columns, rows, action
   const selectable = rows.some((row) => row.selectable);
   return (
     <>
-      <ListHeading title={title} {...(mayCreate ? { addHref: view.adminUrl(`/${kind}/new`), addLabel: view.t(ADD_LABEL[kind]) } : {})} />
+      {mayCreate && <AddLink href={view.adminUrl(`/${kind}/new`)} label={view.t(ADD_LABEL[kind])} />}
       <BulkMessage view={view} outcome={outcome} action={self} names={new Map(rows.map((row) => [row.id, row.name]))} />
       {tabs && (
         <nav class="views list-tabs" aria-label={view.t('admin_lists_tabs')}>
