@@ -349,22 +349,16 @@ export class EventsRepository {
   }
 
   /**
-   * The filtered events keeping, of each series, the earliest occurrence, under the table's own
-   * name so that counting and paging are the same: an occurrence stays when no matching occurrence
-   * of its series starts before it (looked up on the series' own rows, `events_parent_start`).
-   * Unlike a window function ranking the whole window first, a page in start order then reads
-   * the index range only as far as its rows (the back office's default list, 100 §14).
+   * The filtered events keeping, of each series, the earliest occurrence (a window function:
+   * one pass, both dialects), under the table's own name so that counting and paging are the same.
    */
   private firstOfEachSeries(filter: EventListFilter): EventQuery {
-    const earlier = this.filtered(filter)
-      .select(sql<number>`1`.as('one'))
-      .whereRef('events.post_parent', '=', sql.ref('listed.post_parent') as never)
-      .where(sql<SqlBool>`(events.start_local < listed.start_local or (events.start_local = listed.start_local and events.id < listed.id))`);
-    const kept = this.db
-      .selectFrom(this.filtered(filter).selectAll('events').as('listed'))
-      .selectAll('listed')
-      .where((eb) => eb.or([eb('listed.post_parent', '=', 0), eb.not(eb.exists(earlier as never))]));
-    return this.db.selectFrom(kept.as('events')) as unknown as EventQuery;
+    const ranked = this.filtered(filter)
+      .selectAll('events')
+      .select(sql<number>`row_number() over (partition by case when post_parent = 0 then id else post_parent end order by start_local, id)`.as('series_rank'));
+    return this.db
+      .selectFrom(ranked.as('events'))
+      .where('series_rank', '=', 1) as unknown as EventQuery;
   }
 
   /**
