@@ -4,8 +4,7 @@ import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { defaultListStatuses } from '../../domain/status.ts';
 import type { RenderContext } from '../../render/context.ts';
 import { listLatestChanges, type ChangeEntry } from '../../storage/repositories/changes-repository.ts';
-import { eventStatusCounts, pendingRecords, recordTotals, type PendingRecord, type StatusCount } from '../../storage/repositories/back-office-repository.ts';
-import { EventsRepository } from '../../storage/repositories/events-repository.ts';
+import { eventStatusCounts, nextEvents, pendingRecords, recordTotals, type PendingRecord, type StatusCount } from '../../storage/repositories/back-office-repository.ts';
 import type { Database, EventRow } from '../../storage/schema.ts';
 import { changeObjects, objectKey } from '../change-objects.ts';
 import { nowBound } from './event-list.ts';
@@ -37,7 +36,7 @@ function nameOf(object: Record<string, unknown> | undefined, kind: ChangeEntry['
 
 /**
  * The dashboard of 100 §7.2 for this user: the list's status counts, record totals, the next
- * events the list query gives, what awaits review, and the change feed's latest entries as this
+ * events (the list's statuses and start order, a series once), what awaits review, and the change feed's latest entries as this
  * user may see them (80 §3.4) with their objects — a fixed number of statements.
  */
 export async function loadDashboard(db: Kysely<Database>, ctx: RenderContext & { user: Principal }, siteZone: string): Promise<Dashboard> {
@@ -45,17 +44,10 @@ export async function loadDashboard(db: Kysely<Database>, ctx: RenderContext & {
   const nowUtc = formatWall(now);
   const user = ctx.user;
   const editor = can(user, 'edit_posts');
-  const nextFilter = {
-    statuses: defaultListStatuses(user),
-    windowOnUtc: siteZone === 'UTC',
-    bounds: { ends_after: nowBound(now, siteZone) },
-    firstOfSeries: true,
-    orderBy: 'start' as const,
-  };
   const [counts, totals, next, review, entries] = await Promise.all([
     eventStatusCounts(db, nowUtc, nowBound(now, siteZone), siteZone === 'UTC'),
     recordTotals(db),
-    new EventsRepository(db, nowUtc).list(nextFilter, 1, NEXT_EVENTS),
+    nextEvents(db, defaultListStatuses(user), nowUtc, nowBound(now, siteZone), siteZone === 'UTC', NEXT_EVENTS),
     editor ? pendingRecords(db, can(user, 'edit_others_posts') ? null : user.id, REVIEW_ITEMS) : Promise.resolve([]),
     listLatestChanges(db, RECENT_CHANGES, { seesUnpublished: editor, nowUtc }),
   ]);
@@ -63,7 +55,7 @@ export async function loadDashboard(db: Kysely<Database>, ctx: RenderContext & {
   return {
     counts: counts.filter((count) => (editor ? count.status !== 'trash' || can(user, 'delete_posts') : count.status === 'publish')),
     totals,
-    next: next.rows,
+    next,
     review,
     changes: entries.map((entry) => ({ entry, name: nameOf(objects.get(objectKey(entry.kind, entry.record_id)), entry.kind) })),
   };

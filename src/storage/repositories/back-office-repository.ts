@@ -1,7 +1,8 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Status } from '../../domain/status.ts';
-import type { Database } from '../schema.ts';
 import { toInt } from '../sql-helpers.ts';
+import type { Database, EventRow } from '../schema.ts';
+import { effectiveStatusIn } from './linked-posts-repository.ts';
 
 /** Listed events of one effective status: all of them, those ending after now and those ended. */
 export interface StatusCount {
@@ -94,4 +95,31 @@ export async function rowsForBulk(db: Kysely<Database>, table: 'events' | 'venue
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom(table).select(['id', 'author', 'status', 'pre_trash_status']).where('id', 'in', [...ids]).execute();
   return new Map(rows.map((row) => [row.id, { id: row.id, author: row.author, status: row.status as Status, pre_trash_status: row.pre_trash_status as Status | null }]));
+}
+
+/**
+ * The next `limit` listed events ending after now, a series once (its earliest such date), in the
+ * list's start order: one statement reading the start-order index only as far as it needs (a
+ * collapsed list would rank the whole window first). `spare` extra rows cover series repeats.
+ */
+export async function nextEvents(db: Kysely<Database>, statuses: readonly Status[], nowUtc: string, nowWall: string, windowOnUtc: boolean, limit: number, spare = 40): Promise<EventRow[]> {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where(effectiveStatusIn('events', statuses, nowUtc))
+    .where('is_series_master', '=', 0)
+    .where('hide_from_listings', '=', 0)
+    .where(windowOnUtc ? 'end_utc' : 'end_local', '>', nowWall)
+    .orderBy('start_local')
+    .orderBy('date_local')
+    .orderBy('id')
+    .limit(limit + spare)
+    .execute();
+  const seen = new Set<number>();
+  return rows.filter((row) => {
+    const key = row.post_parent === 0 ? -row.id : row.post_parent;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  }).slice(0, limit);
 }
