@@ -73,7 +73,7 @@ function Tabs({ view, page }: { view: ListView; page: EventListPage }): VNode {
         {EVENT_TABS.filter((tab) => tab.key !== 'trash' || page.counts.some((count) => count.status === 'trash')).map((tab) => (
           <li key={tab.key}>
             <a href={view.adminUrl('/events/', { ...tab.query, ...keep })} {...(current === tab.key ? { 'aria-current': 'page' } : {})}>
-              {view.t('admin_lists_tab_count', { label: view.t(`admin_lists_tab_${tab.key}` as MessageKey), count: tabCount(page, tab.key) })}
+              {view.t(`admin_lists_tab_${tab.key}` as MessageKey)} ({tabCount(page, tab.key)})
             </a>
           </li>
         ))}

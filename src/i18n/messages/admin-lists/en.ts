@@ -41,7 +41,6 @@ export const adminListsMessagesEn = {
   admin_lists_tab_future: 'Scheduled',
   admin_lists_tab_trash: 'Trash',
   admin_lists_tab_all: 'All',
-  admin_lists_tab_count: '{label} ({count})',
   admin_lists_tabs: 'Which events',
   admin_lists_add_event: 'Add event',
   admin_lists_add_venue: 'Add venue',
