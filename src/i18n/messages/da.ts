@@ -1,3 +1,4 @@
+import { adminListsMessagesDa } from './admin-lists/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -282,4 +283,5 @@ export const da: Catalogue = {
   ...mapMessagesDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
+  ...adminListsMessagesDa,
 };

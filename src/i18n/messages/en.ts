@@ -2,6 +2,7 @@ import { mapMessagesEn } from './map/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
+import { adminListsMessagesEn } from './admin-lists/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
  * (a unit test enforces it). Placeholders are written `{name}`.
@@ -291,6 +292,7 @@ export const en = {
   ...mapMessagesEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
+  ...adminListsMessagesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { adminListsMessagesEs } from './admin-lists/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -282,4 +283,5 @@ export const es: Catalogue = {
   ...mapMessagesEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
+  ...adminListsMessagesEs,
 };

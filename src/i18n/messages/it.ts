@@ -1,3 +1,4 @@
+import { adminListsMessagesIt } from './admin-lists/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -282,4 +283,5 @@ export const it: Catalogue = {
   ...mapMessagesIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
+  ...adminListsMessagesIt,
 };

@@ -116,6 +116,26 @@ export async function listChangesAfter(db: Kysely<Database>, after: FeedPosition
   return postgres ? db.transaction().setIsolationLevel('repeatable read').execute(read) : db.transaction().execute(read);
 }
 
+/**
+ * The latest `limit` entries the filter lets a reader learn about, newest first (the back office's
+ * recent changes, 100 §7.2), each with its effect: the feed's visibility rule (80 §3.4), read
+ * backwards. Only committed entries are read, so no horizon is needed. One statement.
+ */
+export async function listLatestChanges(db: Kysely<Database>, limit: number, filter: ChangeFilter): Promise<ChangeEntry[]> {
+  const postgres = isPostgres(db);
+  let query = db.selectFrom('changes').selectAll().select(visibleAs('after', filter).as('visible_after'))
+    .where((eb) => eb.or([visibleAs('before', filter), visibleAs('after', filter)] as never));
+  if (filter.types !== undefined) query = query.where('kind', 'in', [...filter.types]);
+  query = postgres ? query.select(sql<string>`txid::text`.as('txid')).orderBy(sql`changes.txid`, 'desc').orderBy('changes.seq', 'desc') : query.orderBy('seq', 'desc');
+  const rows = (await query.limit(limit).execute()) as (ChangeRow & { visible_after?: unknown })[];
+  return rows.map(({ visible_after, ...row }) => ({
+    ...row,
+    seq: String(row.seq),
+    position: { txid: postgres ? String(row.txid) : '0', seq: String(row.seq) },
+    effect: truthy(visible_after) ? ('upsert' as const) : ('remove' as const),
+  }));
+}
+
 /** The position after every entry a reader may be given now (80 §3.5 `start=now`). */
 export async function headPosition(db: Kysely<Database>): Promise<FeedPosition> {
   return (await listChangesAfter(db, FEED_START, 0)).next;

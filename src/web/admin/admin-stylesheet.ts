@@ -1,4 +1,5 @@
 import { EDITOR_STYLES } from './editor-stylesheet.ts';
+import { LISTS_STYLES } from './lists-stylesheet.ts';
 
 /**
  * The back office's layout (100 §12) on the design system's properties and generic classes,
@@ -47,6 +48,7 @@ body.admin{margin:0;overflow-wrap:anywhere}
 /** The areas' own rules (one entry each). */
 const ADMIN_AREA_STYLES: string[] = [
   EDITOR_STYLES,
+  LISTS_STYLES,
 ];
 
 export const ADMIN_STYLES = [ADMIN_LAYOUT, ...ADMIN_AREA_STYLES].join('\n');

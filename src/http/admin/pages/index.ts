@@ -1,6 +1,7 @@
 import type { AdminPageModule, PublicPage } from '../router.ts';
 import { dashboardPages } from './dashboard.ts';
 import { eventEditorPages } from './event-editor.ts';
+import { listPages } from './event-list.ts';
 import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
 import { signinPublicPages } from './signin.ts';
@@ -13,6 +14,7 @@ export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   logoutPages,
   dashboardPages,
   eventEditorPages,
+  listPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */
