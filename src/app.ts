@@ -38,6 +38,8 @@ import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
 import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
 import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
+import { SubmissionsService } from './services/submissions/submissions-service.ts';
+import { registerSubmissionPages } from './http/pages/submission-routes.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -118,6 +120,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerHealth(app, storage, config.basePath, options.lifecycle);
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
+  const submissions = new SubmissionsService(storage, config);
+  registerSubmissionPages(app, config, storage, clock, submissions, async () => null);
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
   registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);

@@ -4,6 +4,7 @@ import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
 import type { SessionLimits } from './storage/database.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
+import { loadSubmissionSettings, type MailSettings, type SubmissionSettings } from './submissions-config.ts';
 
 export interface Config {
   port: number;
@@ -74,6 +75,10 @@ export interface Config {
   postgresLimits: SessionLimits;
   /** Backups (140 §3). */
   backup: BackupSettings;
+  /** Visitor submissions (120 §2). */
+  submissions: SubmissionSettings;
+  /** The mail outbox and SMTP (120 §10). */
+  mail: MailSettings;
 }
 
 export interface BackupSettings {
@@ -486,5 +491,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
+    ...loadSubmissionSettings(env, {
+      publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
+      siteName: env.CALENDAR_SITE_NAME?.trim() || null,
+      backOffice: (env.CALENDAR_BACK_OFFICE ?? '').trim() === '' || onOff('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { submissionsDa } from './submissions/da.ts';
 import type { Catalogue } from './en.ts';
 
 export const da: Catalogue = {
@@ -276,4 +277,5 @@ export const da: Catalogue = {
   "rest_cannot_create": "Du har desværre ikke tilladelse til at uploade filer.",
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
+  ...submissionsDa,
 };

@@ -1,3 +1,4 @@
+import { submissionsEn } from './submissions/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
  * (a unit test enforces it). Placeholders are written `{name}`.
@@ -284,6 +285,7 @@ export const en = {
   "rest_cannot_create": "Sorry, you are not allowed to upload files.",
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
+  ...submissionsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

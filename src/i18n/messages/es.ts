@@ -1,3 +1,4 @@
+import { submissionsEs } from './submissions/es.ts';
 import type { Catalogue } from './en.ts';
 
 export const es: Catalogue = {
@@ -276,4 +277,5 @@ export const es: Catalogue = {
   "rest_cannot_create": "Lo siento, no tienes permisos para subir archivos.",
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
+  ...submissionsEs,
 };

@@ -1,3 +1,4 @@
+import { submissionsIt } from './submissions/it.ts';
 import type { Catalogue } from './en.ts';
 
 export const it: Catalogue = {
@@ -276,4 +277,5 @@ export const it: Catalogue = {
   "rest_cannot_create": "Non hai i permessi per caricare file.",
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
+  ...submissionsIt,
 };
