@@ -40,6 +40,7 @@ import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
 import { SubmissionsService } from './services/submissions/submissions-service.ts';
 import { registerSubmissionPages } from './http/pages/submission-routes.ts';
+import { submissionAlerts } from './services/submissions/submission-mail.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -120,7 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerHealth(app, storage, config.basePath, options.lifecycle);
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
-  const submissions = new SubmissionsService(storage, config);
+  const submissions = new SubmissionsService(storage, config, submissionAlerts(config));
   registerSubmissionPages(app, config, storage, clock, submissions, async () => null);
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));

@@ -10,6 +10,7 @@ import { changeFanOut } from '../services/webhooks/change-fan-out.ts';
 import { WebhookDelivery } from '../services/webhooks/delivery-worker.ts';
 import { messageObjects } from '../services/webhooks/message-objects.ts';
 import type { Storage } from '../storage/database.ts';
+import { MailOutbox } from '../services/mail/mail-outbox.ts';
 
 export interface JobsOptions {
   storage: Storage;
@@ -43,6 +44,8 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     onBackup: (report) => logInfo({ file: report.file, bytes: report.bytes, seconds: report.seconds }, 'scheduled backup written and verified'),
     onError: (error) => logError(error, 'scheduled backup failed'),
   });
+  const smtp = config.mail.smtp;
+  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, { onError: (error) => logError(error, 'sending mail failed') }).start();
   const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
   return async () => {
     stopExtension();
@@ -50,5 +53,6 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     stopGauges();
     stopBackups();
     await stopDelivery();
+    await stopMail();
   };
 }
