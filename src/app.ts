@@ -41,6 +41,10 @@ import type { Storage } from './storage/database.ts';
 import { SubmissionsService } from './services/submissions/submissions-service.ts';
 import { registerSubmissionPages } from './http/pages/submission-routes.ts';
 import { submissionAlerts } from './services/submissions/submission-mail.ts';
+import { readCookie, SESSION_COOKIE } from './http/admin/session-cookie.ts';
+import { FailureThrottle } from './http/plugins/failure-throttle.ts';
+import { SessionsService } from './services/signin/sessions-service.ts';
+import { registerBackOffice } from './http/admin/register-back-office.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -101,12 +105,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerSecurity(app, config);
   if (replay) registerReplayRecording(app, replay);
   refuseNonRestRoutes(app);
-  registerAuth(app, users, { paths: config, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
+  const throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowSeconds * 1000);
+  const sessions = config.backOffice.enabled ? new SessionsService(storage, config.backOffice, clock) : null;
+  registerAuth(app, users, { paths: config, throttle, sessions });
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
   const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock, options.sideloadNetwork);
-  const events = eventsNamespace({ config, storage, clock, users, media });
+  const deps = { config, storage, clock, users, media };
+  const events = eventsNamespace(deps);
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
@@ -122,10 +129,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
   const submissions = new SubmissionsService(storage, config, submissionAlerts(config));
-  registerSubmissionPages(app, config, storage, clock, submissions, async () => null);
+  registerSubmissionPages(app, config, storage, clock, submissions, async (request) => {
+    const live = sessions === null ? null : await sessions.lookup(readCookie(request, SESSION_COOKIE));
+    return live === null ? null : { user: live.user, csrfToken: live.csrfToken };
+  });
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
   registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);
   registerOldPageRedirects(app, config);
+  if (config.backOffice.enabled) await registerBackOffice(app, deps, [events, admin], throttle);
   return app;
 }

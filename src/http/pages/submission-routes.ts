@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/dates/clock.ts';
 import { readSubmissionForm, type FieldReasons, type SubmissionForm } from '../../domain/submissions/submission-form.ts';
 import type { User } from '../../domain/users/user.ts';
+import { sameSecret } from '../../domain/signin/tokens.ts';
 import { EDITION_PREFIXES, LANGUAGES, translate, type Language } from '../../i18n/catalog.ts';
 import { EventsService } from '../../services/events-service.ts';
 import type { SubmissionsService } from '../../services/submissions/submissions-service.ts';
@@ -48,8 +49,8 @@ function widgetFiles(): { path: string; type: string; body: Buffer }[] {
   ];
 }
 
-/** Who is signed in on a submission page (the back office session, 100 §4); null = a visitor. */
-export type MemberOf = (request: FastifyRequest) => Promise<User | null>;
+/** Who is signed in on a submission page (the back office session, 100 §4) and its `_token`; null = a visitor. */
+export type MemberOf = (request: FastifyRequest) => Promise<{ user: User; csrfToken: string } | null>;
 
 type SubPath = { kind: 'add' | 'thanks' | 'list' } | { kind: 'edit'; id: number } | { kind: 'root' } | { kind: 'unknown' };
 
@@ -121,7 +122,8 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
     if (target.kind === 'root') return redirect(reply, editionPath(req.env, '/events/community/add/'), 301);
     if (!fullPath.endsWith('/')) return redirect(reply, `${fullPath}/${mark === -1 ? '' : url.slice(mark)}`, 301);
     if (target.kind === 'thanks') return page(reply, 200, ThanksPage({ env: req.env }));
-    const member = await memberOf(request);
+    const session = await memberOf(request);
+    const member = session?.user ?? null;
     const signIn = `${editionPath(req.env, '/admin/login')}?redirect_to=${encodeURIComponent(fullPath)}`;
     if (target.kind === 'list' || target.kind === 'edit' || (settings.mode === 'members' && member === null)) {
       // Members' pages need the back office session (§9); they come with it.
@@ -130,7 +132,7 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
     }
     const body = request.body as Record<string, unknown> | undefined;
     if (request.method !== 'POST') {
-      return page(reply, 200, SubmissionPage({ env: req.env, page: await model(req, readSubmissionForm({}), {}, member), action: fullPath }));
+      return page(reply, 200, SubmissionPage({ env: req.env, page: { ...(await model(req, readSubmissionForm({}), {}, member)), csrfToken: session?.csrfToken }, action: fullPath }));
     }
     if (member === null && typeof body?._token === 'string') {
       return redirect(reply, `${editionPath(req.env, '/admin/login')}?expired=1&redirect_to=${encodeURIComponent(fullPath)}`);
@@ -142,6 +144,10 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
     if (origin !== undefined && origin !== req.ctx.urls.origin) {
       return message(reply, req, 403, 'submission_origin_mismatch', req.env.t('submit_link'), req.env.t('submission_origin_mismatch'));
     }
+    // A member's form is a back-office form (§11): its `_token` must be the session's.
+    if (session !== null && !sameSecret(typeof body?._token === 'string' ? body._token : undefined, session.csrfToken)) {
+      return message(reply, req, 403, 'admin_token_invalid', req.env.t('submit_link'), req.env.t('rest_forbidden'));
+    }
     const outcome = await service.submit({ body, lang, address: request.ip, member, ctx: req.ctx });
     switch (outcome.kind) {
       case 'rate-limited':
@@ -149,7 +155,7 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
       case 'invalid': {
         const token = typeof body?._form === 'string' ? body._form : undefined;
         const view = await model(req, outcome.form, translated(lang, outcome.reasons), member, token);
-        return page(reply, 422, SubmissionPage({ env: req.env, page: view, action: fullPath }), { 'X-Calendar-Error': 'rest_invalid_param' });
+        return page(reply, 422, SubmissionPage({ env: req.env, page: { ...view, csrfToken: session?.csrfToken }, action: fullPath }), { 'X-Calendar-Error': 'rest_invalid_param' });
       }
       default:
         // A stored submission and a silent drop answer the same bytes (§6.3).

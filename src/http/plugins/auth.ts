@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
-import { FailureThrottle } from './failure-throttle.ts';
+import type { FailureThrottle } from './failure-throttle.ts';
+import type { SessionsService } from '../../services/signin/sessions-service.ts';
+import { authenticateByCookie } from './cookie-auth.ts';
 import { languageOfPath, type SitePaths } from './request-state.ts';
 
 interface Credentials {
@@ -28,8 +30,10 @@ function readAuthorization(header: string, users: UsersService): Credentials {
 
 export interface AuthOptions {
   paths: SitePaths;
-  failureLimit: number;
-  failureWindowSeconds: number;
+  /** The failure counters, shared with the back office's sign-in (100 §5.2). */
+  throttle: FailureThrottle;
+  /** Back office sessions for REST cookie authentication (100 §6.2); null when the back office is off. */
+  sessions: SessionsService | null;
 }
 
 /**
@@ -38,12 +42,13 @@ export interface AuthOptions {
  * or against one login are answered 429 with Retry-After until the window passes.
  */
 export function registerAuth(app: FastifyInstance, users: UsersService, options: AuthOptions): void {
-  const throttle = new FailureThrottle(options.failureLimit, options.failureWindowSeconds * 1000);
+  const { throttle } = options;
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'en');
   const authenticate = async (request: FastifyRequest, header: string) => {
     const credentials = readAuthorization(header, users);
-    const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login}`] : [])];
+    // The login lower-cased: the back office's sign-in counts against the same key (100 §5.2).
+    const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login.toLowerCase()}`] : [])];
     const wait = Math.max(...keys.map((key) => throttle.retryAfter(key)));
     if (wait > 0) {
       throw new RestError(429, 'rest_too_many_requests', { vars: { seconds: wait }, headers: { 'Retry-After': String(wait) } });
@@ -56,10 +61,17 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
     request.user = outcome.user;
   };
   // A callback hook: a visitor's request (no header) costs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.lang = languageOfPath(request.url, options.paths);
     const header = request.headers.authorization;
-    if (header === undefined || request.routeOptions.config?.ownAuthorization === true) return done();
+    const config = request.routeOptions.config;
+    if (config?.ownAuthorization === true) return done();
+    if (header === undefined) {
+      // The header decides when there is one; pages (55) ignore the session cookie.
+      if (options.sessions === null || config?.page === true) return done();
+      authenticateByCookie(request, reply, options.sessions).then(() => done(), done);
+      return;
+    }
     authenticate(request, header).then(() => done(), done);
   });
 }

@@ -1,5 +1,6 @@
 import { submissionsDa } from './submissions/da.ts';
 import type { Catalogue } from './en.ts';
+import { adminMessagesDa } from './admin/da.ts';
 
 export const da: Catalogue = {
   rest_no_route: 'Der blev ikke fundet nogen rute, der matcher URL-adressen og anmodningsmetoden.',
@@ -278,4 +279,5 @@ export const da: Catalogue = {
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
   ...submissionsDa,
+  ...adminMessagesDa,
 };

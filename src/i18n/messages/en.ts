@@ -1,4 +1,5 @@
 import { submissionsEn } from './submissions/en.ts';
+import { adminMessagesEn } from './admin/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
  * (a unit test enforces it). Placeholders are written `{name}`.
@@ -286,6 +287,7 @@ export const en = {
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
   ...submissionsEn,
+  ...adminMessagesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { submissionsEs } from './submissions/es.ts';
 import type { Catalogue } from './en.ts';
+import { adminMessagesEs } from './admin/es.ts';
 
 export const es: Catalogue = {
   rest_no_route: 'No se ha encontrado ninguna ruta que coincida con la URL y el método de la solicitud.',
@@ -278,4 +279,5 @@ export const es: Catalogue = {
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
   ...submissionsEs,
+  ...adminMessagesEs,
 };

@@ -1,5 +1,6 @@
 import { submissionsIt } from './submissions/it.ts';
 import type { Catalogue } from './en.ts';
+import { adminMessagesIt } from './admin/it.ts';
 
 export const it: Catalogue = {
   rest_no_route: 'Nessun percorso corrisponde all’URL e al metodo della richiesta.',
@@ -278,4 +279,5 @@ export const it: Catalogue = {
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
   ...submissionsIt,
+  ...adminMessagesIt,
 };

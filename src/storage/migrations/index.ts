@@ -23,6 +23,7 @@ import { mediaUploads } from './0021-media-uploads.ts';
 import { webhookObjects } from './0024-webhook-objects.ts';
 import { csvImports } from './0026-csv-imports.ts';
 import { submissions } from './0029-submissions.ts';
+import { backOfficeSessions } from './0027-back-office-sessions.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0024-webhook-objects': webhookObjects(),
         '0026-csv-imports': csvImports(),
         '0029-submissions': submissions(dialect),
+        '0027-back-office-sessions': backOfficeSessions(dialect),
       };
     },
   };

@@ -20,6 +20,8 @@ export interface SubmissionPageModel {
   /** The ALTCHA challenge (JSON), for visitors when the proof of work is on. */
   challenge?: string;
   member?: { login: string; email: string };
+  /** A member's session `_token` (100 §6.1). */
+  csrfToken?: string;
   terms: string;
   venues: Choice[];
   organizers: Choice[];
@@ -99,6 +101,7 @@ export function SubmissionPage({ env, page, action }: { env: PageEnv; page: Subm
       <p class="hint">{t('submit_within')}</p>
       <form method="post" action={action} novalidate class="submission-form">
         <input type="hidden" name="_form" value={page.token} />
+        {page.csrfToken ? <input type="hidden" name="_token" value={page.csrfToken} /> : null}
         {text('title', t('submit_title'), form.title, { required: true })}
         <Field name="description" label={t('submit_description')} errors={errors} requiredText={req}>
           {(aria) => <textarea {...aria} name="description" rows={8}>{form.description}</textarea>}
