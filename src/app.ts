@@ -41,6 +41,8 @@ import type { Storage } from './storage/database.ts';
 import { SubmissionsService } from './services/submissions/submissions-service.ts';
 import { registerSubmissionPages } from './http/pages/submission-routes.ts';
 import { submissionAlerts } from './services/submissions/submission-mail.ts';
+import { ModerationService } from './services/submissions/moderation-service.ts';
+import { moderationRoutes } from './http/routes/admin-moderation.ts';
 import { readCookie, SESSION_COOKIE } from './http/admin/session-cookie.ts';
 import { FailureThrottle } from './http/plugins/failure-throttle.ts';
 import { SessionsService } from './services/signin/sessions-service.ts';
@@ -116,7 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const events = eventsNamespace(deps);
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
+  const moderation = new ModerationService(storage, config);
+  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone), ...moderationRoutes(moderation)]);
   registerNamespace(app, admin, registerOptions);
   const dropIn = config.namespaceAliases.length > 0;
   const wordpress = dropIn ? wordpressNamespace(media, config.timezone) : undefined;
