@@ -2,6 +2,8 @@ import type { AdminPageModule, PublicPage } from '../router.ts';
 import { dashboardPages } from './dashboard.ts';
 import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
+import { moderationPages } from './moderation.ts';
+import { mailPages } from './mail.ts';
 import { signinPublicPages } from './signin.ts';
 
 /**
@@ -11,6 +13,7 @@ import { signinPublicPages } from './signin.ts';
 export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   logoutPages,
   dashboardPages,
+  moderationPages, mailPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */
