@@ -11,7 +11,7 @@ export const mailPages: AdminPageModule = (deps) => {
       path: '/mail/',
       access: 'administrator',
       get: async (req) => {
-        const rows = await log.list(deps.clock(), req.query.status === 'failed' ? 'failed' : undefined);
+        const rows = await log.list(req.query.status === 'failed' ? 'failed' : undefined);
         return {
           body: MailPage({
             view: adminView(req),
@@ -21,7 +21,7 @@ export const mailPages: AdminPageModule = (deps) => {
       },
       post: async (req) => {
         const id = Number(req.form.get('resend'));
-        const resent = Number.isInteger(id) && id > 0 && (await log.resend(id, deps.clock()));
+        const resent = Number.isInteger(id) && id > 0 && (await log.resend(id));
         return { redirect: req.adminUrl('/mail/', { message: resent ? 'mail_resent' : 'mail_not_resent' }) };
       },
     },
