@@ -38,6 +38,12 @@ import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
 import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
 import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
+import { SubmissionsService } from './services/submissions/submissions-service.ts';
+import { registerSubmissionPages } from './http/pages/submission-routes.ts';
+import { submissionAlerts } from './services/submissions/submission-mail.ts';
+import { ModerationService } from './services/submissions/moderation-service.ts';
+import { moderationRoutes } from './http/routes/admin-moderation.ts';
+import { readCookie, SESSION_COOKIE } from './http/admin/session-cookie.ts';
 import { FailureThrottle } from './http/plugins/failure-throttle.ts';
 import { SessionsService } from './services/signin/sessions-service.ts';
 import { registerBackOffice } from './http/admin/register-back-office.ts';
@@ -112,7 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const events = eventsNamespace(deps);
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
-  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
+  const moderation = new ModerationService(storage, config);
+  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone), ...moderationRoutes(moderation)]);
   registerNamespace(app, admin, registerOptions);
   const dropIn = config.namespaceAliases.length > 0;
   const wordpress = dropIn ? wordpressNamespace(media, config.timezone) : undefined;
@@ -124,6 +131,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerHealth(app, storage, config.basePath, options.lifecycle);
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
+  const submissions = new SubmissionsService(storage, config, submissionAlerts(config));
+  registerSubmissionPages(app, config, storage, clock, submissions, async (request) => {
+    const live = sessions === null ? null : await sessions.lookup(readCookie(request, SESSION_COOKIE));
+    return live === null ? null : { user: live.user, csrfToken: live.csrfToken };
+  });
   const pageRoot = registerPages(app, config, storage, clock);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
   registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);

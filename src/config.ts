@@ -6,6 +6,7 @@ import { passwordProblem } from './domain/signin/password-policy.ts';
 import { translate } from './i18n/catalog.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
+import { loadSubmissionSettings, type MailSettings, type SubmissionSettings } from './submissions-config.ts';
 
 export interface Config {
   port: number;
@@ -78,6 +79,10 @@ export interface Config {
   backup: BackupSettings;
   /** The map view's tiles and their attribution (130 §7). */
   map: MapSettings;
+  /** Visitor submissions (120 §2). */
+  submissions: SubmissionSettings;
+  /** The mail outbox and SMTP (120 §10). */
+  mail: MailSettings;
   /** The back office (100 §15). */
   backOffice: BackOfficeSettings;
 }
@@ -569,6 +574,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
     map: mapSettings(env, normalizePublicUrl(env.CALENDAR_PUBLIC_URL)),
+    ...loadSubmissionSettings(env, {
+      publicUrl: normalizePublicUrl(env.CALENDAR_PUBLIC_URL),
+      siteName: env.CALENDAR_SITE_NAME?.trim() || null,
+      backOffice: onOffDefaultOn('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
+    }),
     backOffice: {
       enabled: onOffDefaultOn('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
       adminSigninPassword: adminSigninPassword(env.CALENDAR_ADMIN_SIGNIN_PASSWORD, env.CALENDAR_ADMIN_LOGIN || 'admin'),

@@ -12,6 +12,7 @@ import { messageObjects } from '../services/webhooks/message-objects.ts';
 import type { Storage } from '../storage/database.ts';
 import { startSessionPurge } from '../services/signin/session-purge.ts';
 import { signinServices } from '../services/signin/signin-services.ts';
+import { MailOutbox } from '../services/mail/mail-outbox.ts';
 
 export interface JobsOptions {
   storage: Storage;
@@ -48,6 +49,8 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
   const stopSessionPurge = config.backOffice.enabled
     ? startSessionPurge(signinServices({ storage, clock: systemClock, config }).sessions, (error) => logError(error, 'purging ended sessions failed'))
     : () => {};
+  const smtp = config.mail.smtp;
+  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, { onError: (error) => logError(error, 'sending mail failed') }).start();
   const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
   return async () => {
     stopExtension();
@@ -56,5 +59,6 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     stopBackups();
     stopSessionPurge();
     await stopDelivery();
+    await stopMail();
   };
 }

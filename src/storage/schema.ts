@@ -50,8 +50,56 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   /** SQLite only, one row: the number of the running write transaction, which groups its entries. */
   feed_tx: { id: number; next: number; tx: number | null };
+  /** Visitor submissions (120 §7): the private submitter record of a submitted event. */
+  submissions: SubmissionRow;
+  /** Stored and dropped submissions per client key (120 §5 step 3); `token_id` consumes a form token. */
+  submission_attempts: { id: Generated<number>; token_id: string | null; key_hash: string; outcome: string; created_utc: string };
+  /** 120 §8.3: address and e-mail hashes marked as spam, for 30 days. */
+  submission_spam_marks: { kind: 'address' | 'email'; hash: string; expires_utc: string };
+  /** The mail outbox (120 §10.3). */
+  mail_messages: MailMessageTable;
 }
 
+export interface SubmissionRow {
+  event_id: number;
+  edition: string;
+  submitter_name: string | null;
+  submitter_email: string | null;
+  member_id: number | null;
+  address_hash: string | null;
+  email_hash: string | null;
+  flags: string;
+  created_utc: string;
+  decision: 'approved' | 'rejected' | 'withdrawn' | null;
+  decided_by: number | null;
+  decided_utc: string | null;
+  reason: string | null;
+  created_venue_id: number | null;
+  created_organizer_id: number | null;
+}
+
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
+
+export interface MailMessageTable {
+  id: Generated<number>;
+  kind: string;
+  event_id: number | null;
+  lang: string;
+  message_id: string;
+  recipient: string;
+  subject: string;
+  body: string | null;
+  status: MailStatus;
+  attempts: Defaulted;
+  next_attempt_utc: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  smtp_response: string | null;
+  last_error: string | null;
+  created_utc: string;
+  finished_utc: string | null;
+}
+export type MailMessageRow = Selectable<MailMessageTable>;
 export interface SessionTable {
   id: Generated<number>;
   user_id: number;

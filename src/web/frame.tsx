@@ -84,6 +84,7 @@ function SearchBar({ env, state, current }: { env: PageEnv; state: ViewState; cu
           ))}
         </ul>
       </nav>
+      {env.submissions && !env.embed ? <p class="submit-link"><a href={editionPath(env, '/events/community/add/')}>{t('submit_link')}</a></p> : null}
     </div>
   );
 }

@@ -111,6 +111,8 @@ export interface PageEnv {
   views: readonly ViewKind[];
   /** `?partial=1` (55 §13): only the title, events bar and `<main>`, for the enhancement script. */
   partial: boolean;
+  /** Visitor submissions are on (120 §3): the events bar links to the form. */
+  submissions?: boolean;
   /** Set on embed pages (130 §10.1): the frame they render in and where their own links lead. */
   embed?: EmbedFrame;
 }

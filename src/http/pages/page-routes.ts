@@ -25,7 +25,7 @@ import { MessagePage } from '../../web/pages/message.tsx';
 import { SingleEventPage } from '../../web/pages/single.tsx';
 import { CalendarView } from '../../web/pages/views.tsx';
 import { renderDocument } from '../../web/render.ts';
-import { pageAssets } from '../../web/page-assets.ts';
+import { pageAssets, type PageAssets } from '../../web/page-assets.ts';
 import { createContext, type RestContext } from '../rest/context.ts';
 import { NAMESPACE } from '../../render/urls.ts';
 import { serializeOrganizer } from '../../render/json/organizer-serializer.ts';
@@ -66,7 +66,7 @@ function isLoopback(origin: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '[::1]' || host.endsWith('.localhost');
 }
 
-interface PageRequest {
+export interface PageRequest {
   lang: Language;
   /** After `{base}{edition}`, no query. */
   path: string;
@@ -74,6 +74,37 @@ interface PageRequest {
   params: URLSearchParams;
   ctx: RestContext;
   env: PageEnv;
+}
+
+/**
+ * The request's page environment: edition, origin, assets and a visitor's context (pages show
+ * what a visitor may read, 55 §3.3; credentials only matter for previews).
+ */
+export function pageRequests(config: Config, data: PageData, links: PageAssets, clock: Clock) {
+  const base = config.basePath;
+  return (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
+    const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
+    const visitor: RestContext = { ...ctx, user: null };
+    const origin = ctx.urls.origin;
+    const env: PageEnv = {
+      lang,
+      t: ctx.t,
+      site: ctx.urls.site,
+      basePath: base,
+      ns: ctx.urls.ns,
+      path: path + search,
+      siteName: config.siteName ?? new URL(origin).hostname,
+      siteZone: config.timezone,
+      today: datePart(data.siteNow(ctx.now)),
+      publicSite: isLoopback(origin) ? null : ctx.urls.site,
+      context: visitor,
+      assets: links,
+      partial: new URLSearchParams(search).get('partial') === '1',
+      views: config.calendar.views,
+      submissions: config.submissions.mode !== 'off',
+    };
+    return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
+  };
 }
 
 /**
@@ -99,29 +130,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
   const mapCsp = mapContentSecurityPolicy(config.map.tileOrigin);
   const assets = pageAssets(base, config.brand, config.calendar.views.includes('map') ? config.map : null);
 
-  const pageRequest = (request: FastifyRequest, lang: Language, path: string, search: string): PageRequest => {
-    const ctx = createContext(request, { publicUrl: config.publicUrl, basePath: base, namespace: NAMESPACE, now: clock() });
-    // Pages show what a visitor may read (55 §3.3); credentials only matter for previews.
-    const visitor: RestContext = { ...ctx, user: null };
-    const origin = ctx.urls.origin;
-    const env: PageEnv = {
-      lang,
-      t: ctx.t,
-      site: ctx.urls.site,
-      basePath: base,
-      ns: ctx.urls.ns,
-      path: path + search,
-      siteName: config.siteName ?? new URL(origin).hostname,
-      siteZone: config.timezone,
-      today: datePart(data.siteNow(ctx.now)),
-      publicSite: isLoopback(origin) ? null : ctx.urls.site,
-      context: visitor,
-      assets: assets.links,
-      partial: new URLSearchParams(search).get('partial') === '1',
-      views: config.calendar.views,
-    };
-    return { lang, path, search, params: new URLSearchParams(search), ctx: visitor, env };
-  };
+  const pageRequest = pageRequests(config, data, assets.links, clock);
 
   const html = (page: VNode) => renderDocument(page);
   const message = (req: PageRequest, status: number, title: string, text: string, link?: { href: string; label: string }): Answer => ({

@@ -1,4 +1,5 @@
 import { adminListsMessagesDa } from './admin-lists/da.ts';
+import { submissionsDa } from './submissions/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -281,6 +282,7 @@ export const da: Catalogue = {
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
   ...mapMessagesDa,
+  ...submissionsDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,

@@ -1,4 +1,5 @@
 import { mapMessagesEn } from './map/en.ts';
+import { submissionsEn } from './submissions/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
@@ -290,6 +291,7 @@ export const en = {
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
   ...mapMessagesEn,
+  ...submissionsEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,

@@ -1,4 +1,5 @@
 import { adminListsMessagesEs } from './admin-lists/es.ts';
+import { submissionsEs } from './submissions/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -281,6 +282,7 @@ export const es: Catalogue = {
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
   ...mapMessagesEs,
+  ...submissionsEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,

@@ -1,4 +1,5 @@
 import { adminListsMessagesIt } from './admin-lists/it.ts';
+import { submissionsIt } from './submissions/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -281,6 +282,7 @@ export const it: Catalogue = {
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
   ...mapMessagesIt,
+  ...submissionsIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,

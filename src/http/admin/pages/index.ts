@@ -4,6 +4,8 @@ import { eventEditorPages } from './event-editor.ts';
 import { listPages } from './event-list.ts';
 import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
+import { moderationPages } from './moderation.ts';
+import { mailPages } from './mail.ts';
 import { signinPublicPages } from './signin.ts';
 
 /**
@@ -15,6 +17,7 @@ export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   dashboardPages,
   eventEditorPages,
   listPages,
+  moderationPages, mailPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import { RestError } from '../../domain/errors.ts';
+import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
+import type { User } from '../../domain/users/user.ts';
+import type { RenderContext } from '../../render/context.ts';
+import type { Storage } from '../../storage/database.ts';
+import { MailRepository } from '../../storage/repositories/mail-repository.ts';
+import { SubmissionsRepository } from '../../storage/repositories/submissions-repository.ts';
+import type { Database, EventRow, SubmissionRow } from '../../storage/schema.ts';
+import { EventsService } from '../events-service.ts';
+import { deleteLinkedPost, findLinkedPostById, trashLinkedPost, updateLinkedPost } from '../linked-posts-service.ts';
+import { queueDecisionMail } from './submission-mail.ts';
+
+export type Decision = 'approve' | 'reject' | 'spam';
+export interface DecisionResult {
+  id: number;
+  decision: Decision;
+  status: string;
+  mail: 'queued' | 'none';
+}
+
+const SPAM_DAYS = 30;
+const utc = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * 120 §8.2: one service for every way a submission is decided (the back office, bulk actions,
+ * the admin API). The event's own write goes through the events service (its rules, change rows
+ * and caches); the rest happens inside that write's transaction.
+ */
+export class ModerationService {
+  private readonly events: EventsService;
+
+  constructor(private readonly storage: Storage, private readonly config: Config) {
+    this.events = new EventsService(storage.db, config.timezone, config.recurrence, storage.epochs.journal);
+  }
+
+  async decide(ctx: RenderContext, moderator: User, id: number, decision: Decision, options: { reason?: string; notify?: boolean; eventUrl: (event: EventRow) => string }): Promise<DecisionResult> {
+    const event = await this.events.find(id, ctx.now);
+    if (!event) throw new RestError(404, 'rest-event-not-found', { messageKey: 'submission-not-found' });
+    const submission = await new SubmissionsRepository(this.storage.db).find(id);
+    if (!submission) throw new RestError(404, 'submission-not-found');
+    if (submission.decision !== null || (event.status !== 'pending' && event.status !== 'draft')) throw new RestError(409, 'submission-already-decided');
+    const notify = options.notify ?? true;
+    const env = { principal: moderator, now: ctx.now, siteZone: this.config.timezone };
+    const memberEmail = submission.member_id === null ? null : ((await this.storage.db.selectFrom('users').select('email').where('id', '=', submission.member_id).executeTakeFirst())?.email ?? null);
+    let mailed = false;
+
+    if (decision === 'approve') {
+      const status = await this.events.update(ctx, moderator, id, { status: 'publish' }, async (trx, updated) => {
+        for (const [type, linked] of this.createdLinks(submission)) {
+          const record = await findLinkedPostById(trx, type, linked, ctx.now);
+          if (record && (record.status === 'pending' || record.status === 'draft')) await updateLinkedPost(trx, type, record, { status: 'publish', text: {}, flags: {} }, env);
+        }
+        await new SubmissionsRepository(trx).decide(id, 'approved', moderator.id, utc(ctx.now), null);
+        if (notify) mailed = await queueDecisionMail(trx, this.config, { kind: 'approved', event: updated, submission, memberEmail, eventUrl: options.eventUrl(updated), reason: null });
+        return updated.status;
+      });
+      return { id, decision, status, mail: mailed ? 'queued' : 'none' };
+    }
+
+    if (decision === 'reject') {
+      const reason = options.reason ?? '';
+      const status = await this.events.trash(ctx, id, undefined, async (trx, trashed) => {
+        await this.removeCreated(trx, submission, id, (type, record) => trashLinkedPost(trx, type, record, env));
+        await new SubmissionsRepository(trx).decide(id, 'rejected', moderator.id, utc(ctx.now), reason || null);
+        if (notify) mailed = await queueDecisionMail(trx, this.config, { kind: 'rejected', event: trashed, submission, memberEmail, eventUrl: '', reason: reason || null });
+        return trashed.status;
+      });
+      return { id, decision, status, mail: mailed ? 'queued' : 'none' };
+    }
+
+    // Spam: deleted for good with what it created; its hashes remembered 30 days; its unsent mail cancelled.
+    await this.events.deletePermanently(id, ctx.now, undefined, async (trx) => {
+      const repo = new SubmissionsRepository(trx);
+      const expires = utc(new Date(ctx.now.getTime() + SPAM_DAYS * 86_400_000));
+      if (submission.address_hash) await repo.mark('address', submission.address_hash, expires);
+      if (submission.email_hash) await repo.mark('email', submission.email_hash, expires);
+      await new MailRepository(trx).cancelForEvent(id, ctx.now);
+    });
+    await this.removeCreated(this.storage.db, submission, id, (type, record) => deleteLinkedPost(this.storage.db, type, record, ctx.now));
+    return { id, decision, status: 'deleted', mail: 'none' };
+  }
+
+  private createdLinks(submission: SubmissionRow): [LinkedPostType, number][] {
+    return [
+      ...(submission.created_venue_id === null ? [] : [[VENUE, submission.created_venue_id] as [LinkedPostType, number]]),
+      ...(submission.created_organizer_id === null ? [] : [[ORGANIZER, submission.created_organizer_id] as [LinkedPostType, number]]),
+    ];
+  }
+
+  /** The venue and organizer the submission created, when no other non-trashed event links them. */
+  private async removeCreated(db: Kysely<Database>, submission: SubmissionRow, eventId: number, remove: (type: LinkedPostType, record: NonNullable<Awaited<ReturnType<typeof findLinkedPostById>>>) => Promise<unknown>): Promise<void> {
+    for (const [type, linked] of this.createdLinks(submission)) {
+      const others = type === VENUE
+        ? await db.selectFrom('events').select('id').where('venue_id', '=', linked).where('id', '!=', eventId).where('status', '!=', 'trash').executeTakeFirst()
+        : await db.selectFrom('event_organizers').innerJoin('events', 'events.id', 'event_organizers.event_id').select('events.id').where('organizer_id', '=', linked).where('events.id', '!=', eventId).where('events.status', '!=', 'trash').executeTakeFirst();
+      if (others) continue;
+      const record = await findLinkedPostById(db, type, linked, new Date());
+      if (record && record.status !== 'trash') await remove(type, record);
+    }
+  }
+}

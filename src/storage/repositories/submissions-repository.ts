@@ -1,0 +1,103 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, SubmissionRow } from '../schema.ts';
+import { toInt } from '../sql-helpers.ts';
+
+export type AttemptOutcome = 'stored' | 'bad-token' | 'too-fast' | 'expired' | 'reused' | 'honeypot';
+
+/** All SQL of submissions (120 §5, §7, §8.3). Times are UTC `YYYY-MM-DD HH:MM:SS`. */
+export class SubmissionsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Stored and dropped attempts of a key since `since`, oldest first (the 429's `Retry-After`). */
+  async attemptsSince(keyHash: string, since: string): Promise<{ count: number; oldest: string | null }> {
+    const row = await this.db.selectFrom('submission_attempts')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_utc').as('oldest')])
+      .where('key_hash', '=', keyHash).where('created_utc', '>', since)
+      .executeTakeFirstOrThrow();
+    return { count: toInt(row.n), oldest: (row.oldest as string | null) ?? null };
+  }
+
+  /** Records an attempt; false when its token id was already consumed (a reuse). */
+  async recordAttempt(attempt: { token_id: string | null; key_hash: string; outcome: AttemptOutcome; created_utc: string }): Promise<boolean> {
+    const result = await this.db.insertInto('submission_attempts').values(attempt)
+      .onConflict((oc) => oc.column('token_id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  /** Inserts the stored attempt inside the submission's transaction: a duplicate token fails it. */
+  async consumeToken(attempt: { token_id: string; key_hash: string; created_utc: string }): Promise<void> {
+    await this.db.insertInto('submission_attempts').values({ ...attempt, outcome: 'stored' }).execute();
+  }
+
+  async tokenConsumed(tokenId: string): Promise<boolean> {
+    return (await this.db.selectFrom('submission_attempts').select('id').where('token_id', '=', tokenId).executeTakeFirst()) !== undefined;
+  }
+
+  async insert(row: SubmissionRow): Promise<void> {
+    await this.db.insertInto('submissions').values(row).execute();
+  }
+
+  find(eventId: number): Promise<SubmissionRow | undefined> {
+    return this.db.selectFrom('submissions').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+  }
+
+  async findMany(eventIds: readonly number[]): Promise<Map<number, SubmissionRow>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('submissions').selectAll().where('event_id', 'in', eventIds).execute();
+    return new Map(rows.map((row) => [row.event_id, row]));
+  }
+
+  async decide(eventId: number, decision: SubmissionRow['decision'], by: number | null, at: string, reason: string | null): Promise<void> {
+    await this.db.updateTable('submissions').set({ decision, decided_by: by, decided_utc: at, reason }).where('event_id', '=', eventId).execute();
+  }
+
+  /** A member's submissions, newest first. */
+  async ofMember(memberId: number, limit: number, offset: number): Promise<{ rows: SubmissionRow[]; total: number }> {
+    const rows = await this.db.selectFrom('submissions').selectAll().where('member_id', '=', memberId)
+      .orderBy('created_utc', 'desc').orderBy('event_id', 'desc').limit(limit).offset(offset).execute();
+    const total = await this.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow();
+    return { rows, total: toInt(total.n) };
+  }
+
+  /** Whether a hash was marked as spam and the mark has not expired. */
+  async marked(kind: 'address' | 'email', hash: string | null, now: string): Promise<boolean> {
+    if (hash === null) return false;
+    return (await this.db.selectFrom('submission_spam_marks').select('hash').where('kind', '=', kind).where('hash', '=', hash).where('expires_utc', '>', now).executeTakeFirst()) !== undefined;
+  }
+
+  async mark(kind: 'address' | 'email', hash: string, expires: string): Promise<void> {
+    await this.db.insertInto('submission_spam_marks').values({ kind, hash, expires_utc: expires })
+      .onConflict((oc) => oc.columns(['kind', 'hash']).doUpdateSet({ expires_utc: expires }))
+      .execute();
+  }
+
+  /** The daily job: expired marks, old attempts, and personal data of submissions decided before `decidedBefore`. */
+  async prune(now: string, attemptsBefore: string, decidedBefore: string): Promise<void> {
+    await this.db.deleteFrom('submission_spam_marks').where('expires_utc', '<=', now).execute();
+    await this.db.deleteFrom('submission_attempts').where('created_utc', '<', attemptsBefore).execute();
+    await this.db.updateTable('submissions').set({ submitter_name: null, submitter_email: null, address_hash: null, email_hash: null })
+      .where('decided_utc', '<', decidedBefore).where((eb) => eb.or([eb('submitter_email', 'is not', null), eb('address_hash', 'is not', null), eb('submitter_name', 'is not', null)]))
+      .execute();
+  }
+
+  /** Attempts by outcome since `since` (the dashboard's dropped count). */
+  async outcomesSince(since: string): Promise<Record<string, number>> {
+    const rows = await this.db.selectFrom('submission_attempts').select(['outcome', sql<number>`count(*)`.as('n')]).where('created_utc', '>', since).groupBy('outcome').execute();
+    return Object.fromEntries(rows.map((row) => [row.outcome, toInt(row.n)]));
+  }
+}
+
+/** What the form offers (120 §4): published venues and organizers by name, every category with its parent. */
+export async function formChoices(db: Kysely<Database>): Promise<{
+  venues: { id: number; name: string }[];
+  organizers: { id: number; name: string }[];
+  categories: { id: number; name: string; parent: number }[];
+}> {
+  const [venues, organizers, categories] = await Promise.all([
+    db.selectFrom('venues').select(['id', 'name']).where('status', '=', 'publish').where('password', '=', '').orderBy('name').orderBy('id').execute(),
+    db.selectFrom('organizers').select(['id', 'name']).where('status', '=', 'publish').where('password', '=', '').orderBy('name').orderBy('id').execute(),
+    db.selectFrom('terms').select(['id', 'name', 'parent']).where('taxonomy', '=', 'tribe_events_cat').orderBy('name').orderBy('id').execute(),
+  ]);
+  return { venues, organizers, categories };
+}
