@@ -73,7 +73,7 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
   const base = config.basePath;
   const settings = config.submissions;
   const data = new PageData(storage.db, new EventsService(storage.db, config.timezone), config.timezone);
-  const pageRequest = pageRequests(config, data, pageAssets(base, config.brand).links, clock);
+  const pageRequest = pageRequests(config, data, pageAssets(base, config.brand, null).links, clock);
 
   const page = (reply: FastifyReply, status: number, body: VNode, headers: Record<string, string> = {}) => {
     reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
