@@ -8,7 +8,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 export interface Database {
   settings: { key: string; value: string };
   users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string; access_epoch: Defaulted };
-  app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
+  app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null; name: Generated<string> };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
   events: EventTable;

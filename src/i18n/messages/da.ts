@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { adminRecordsMessagesDa } from './admin-records/da.ts';
 
 export const da: Catalogue = {
   rest_no_route: 'Der blev ikke fundet nogen rute, der matcher URL-adressen og anmodningsmetoden.',
@@ -276,4 +277,5 @@ export const da: Catalogue = {
   "rest_cannot_create": "Du har desværre ikke tilladelse til at uploade filer.",
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
+  ...adminRecordsMessagesDa,
 };

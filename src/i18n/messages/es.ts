@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { adminRecordsMessagesEs } from './admin-records/es.ts';
 
 export const es: Catalogue = {
   rest_no_route: 'No se ha encontrado ninguna ruta que coincida con la URL y el método de la solicitud.',
@@ -276,4 +277,5 @@ export const es: Catalogue = {
   "rest_cannot_create": "Lo siento, no tienes permisos para subir archivos.",
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
+  ...adminRecordsMessagesEs,
 };

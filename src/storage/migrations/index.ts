@@ -22,6 +22,7 @@ import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
 import { mediaUploads } from './0021-media-uploads.ts';
 import { webhookObjects } from './0024-webhook-objects.ts';
 import { csvImports } from './0026-csv-imports.ts';
+import { appPasswordNames } from './0028-app-password-names.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0021-media-uploads': mediaUploads(dialect),
         '0024-webhook-objects': webhookObjects(),
         '0026-csv-imports': csvImports(),
+        '0028-app-password-names': appPasswordNames(),
       };
     },
   };
