@@ -38,6 +38,8 @@ import { registerUploadRoutes } from './http/routes/media/upload-routes.ts';
 import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
 import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
+import { FailureThrottle } from './http/plugins/failure-throttle.ts';
+import { registerBackOffice } from './http/admin/register-back-office.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -98,12 +100,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await registerSecurity(app, config);
   if (replay) registerReplayRecording(app, replay);
   refuseNonRestRoutes(app);
-  registerAuth(app, users, { paths: config, failureLimit: config.authFailureLimit, failureWindowSeconds: config.authFailureWindowSeconds });
+  const throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowSeconds * 1000);
+  registerAuth(app, users, { paths: config, throttle });
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };
   const media = new MediaService(storage, openUploadStore(config.media, storage), config.media, config.timezone, clock, options.sideloadNetwork);
-  const events = eventsNamespace({ config, storage, clock, users, media });
+  const deps = { config, storage, clock, users, media };
+  const events = eventsNamespace(deps);
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone)]);
@@ -122,5 +126,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
   registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);
   registerOldPageRedirects(app, config);
+  if (config.backOffice.enabled) await registerBackOffice(app, deps, [events, admin], throttle);
   return app;
 }

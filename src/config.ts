@@ -74,6 +74,21 @@ export interface Config {
   postgresLimits: SessionLimits;
   /** Backups (140 §3). */
   backup: BackupSettings;
+  /** The back office (100 §15). */
+  backOffice: BackOfficeSettings;
+}
+
+export interface BackOfficeSettings {
+  /** `CALENDAR_BACK_OFFICE`: off → `/admin/…` answers 404 and REST cookie authentication (100 §6.2) is off. */
+  enabled: boolean;
+  /** The first administrator's sign-in password (first start only); null = generated and printed. */
+  adminSigninPassword: string | null;
+  /** A session without "keep me signed in" ends after this many hours without a request. */
+  sessionIdleHours: number;
+  /** A "keep me signed in" session ends this many days after sign-in. */
+  sessionRememberDays: number;
+  /** log2 of scrypt's N for sign-in passwords. */
+  signinHashCost: number;
 }
 
 export interface BackupSettings {
@@ -486,5 +501,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keep: integer(env, 'CALENDAR_BACKUP_KEEP', 14, 1, 1000),
       uploadsDir: media.uploads === 'database' ? null : media.uploadsDir,
     },
+    backOffice: {
+      enabled: onOffDefaultOn('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
+      adminSigninPassword: env.CALENDAR_ADMIN_SIGNIN_PASSWORD || null,
+      sessionIdleHours: integer(env, 'CALENDAR_SESSION_IDLE_HOURS', 12, 1, 48),
+      sessionRememberDays: integer(env, 'CALENDAR_SESSION_REMEMBER_DAYS', 14, 1, 365),
+      signinHashCost: integer(env, 'CALENDAR_SIGNIN_HASH_COST', 17, 14, 20),
+    },
   };
+}
+
+/** An on/off setting that is on unless said otherwise. */
+function onOffDefaultOn(name: string, raw: string | undefined): boolean {
+  return raw === undefined || raw.trim() === '' ? true : onOff(name, raw);
 }

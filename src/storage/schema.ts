@@ -7,7 +7,17 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
  */
 export interface Database {
   settings: { key: string; value: string };
-  users: { id: Generated<number>; login: string; email: string; role: string; created_utc: string; access_epoch: Defaulted };
+  users: {
+    id: Generated<number>; login: string; email: string; role: string; created_utc: string; access_epoch: Defaulted;
+    /** 100 §3.1: the back office sign-in password (`scrypt$…`); null = cannot sign in. */
+    signin_hash: ColumnType<string | null, string | null | undefined, string | null>;
+    signin_changed_utc: ColumnType<string | null, string | null | undefined, string | null>;
+    last_signin_utc: ColumnType<string | null, string | null | undefined, string | null>;
+  };
+  /** Back office sessions (100 §4): the token's SHA-256, never the token. */
+  sessions: SessionTable;
+  /** One-time sign-in links (100 §3.4). */
+  signin_links: SigninLinkTable;
   app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null; name: Generated<string> };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
@@ -40,6 +50,28 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   /** SQLite only, one row: the number of the running write transaction, which groups its entries. */
   feed_tx: { id: number; next: number; tx: number | null };
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_utc: string;
+  last_seen_utc: string;
+  expires_utc: string;
+  remember: number;
+  user_agent: string;
+  ip: string;
+}
+
+export interface SigninLinkTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  purpose: 'invite' | 'reset';
+  created_utc: string;
+  expires_utc: string;
+  used_utc: string | null;
 }
 
 /** A column the database fills when an insert leaves it out (revisions start at 0). */

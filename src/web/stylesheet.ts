@@ -1,6 +1,7 @@
 import { DARK_BACKGROUND, DARK_SURFACE, darkAccent, emphasis, LIGHT_BACKGROUND, tint } from './theme/colours.ts';
 import { hashedAsset, type Asset } from './assets.ts';
 import { WEEK_STYLES } from './week-stylesheet.ts';
+import { ADMIN_STYLES } from './admin/admin-stylesheet.ts';
 
 /**
  * The colours of one theme. Accent text only ever sits on `bg` or `surface` (the accent was
@@ -224,6 +225,6 @@ body.embed h1{font-size:var(--step-3);margin-top:var(--space-3)}
  * one for screens that prefer it (print always uses the light one), then the design system.
  */
 export function stylesheet(accent: string): Asset {
-  const body = `${themeProperties('light', accent)}\n@media screen and (prefers-color-scheme:dark){${themeProperties('dark', accent)}}\n${DESIGN}\n${WEEK_STYLES}`;
+  const body = `${themeProperties('light', accent)}\n@media screen and (prefers-color-scheme:dark){${themeProperties('dark', accent)}}\n${DESIGN}\n${WEEK_STYLES}\n${ADMIN_STYLES}`;
   return hashedAsset('calendar', 'css', 'text/css; charset=utf-8', body);
 }

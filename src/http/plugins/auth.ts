@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
-import { FailureThrottle } from './failure-throttle.ts';
+import type { FailureThrottle } from './failure-throttle.ts';
 import { languageOfPath, type SitePaths } from './request-state.ts';
 
 interface Credentials {
@@ -28,8 +28,8 @@ function readAuthorization(header: string, users: UsersService): Credentials {
 
 export interface AuthOptions {
   paths: SitePaths;
-  failureLimit: number;
-  failureWindowSeconds: number;
+  /** The failure counters, shared with the back office's sign-in (100 §5.2). */
+  throttle: FailureThrottle;
 }
 
 /**
@@ -38,12 +38,13 @@ export interface AuthOptions {
  * or against one login are answered 429 with Retry-After until the window passes.
  */
 export function registerAuth(app: FastifyInstance, users: UsersService, options: AuthOptions): void {
-  const throttle = new FailureThrottle(options.failureLimit, options.failureWindowSeconds * 1000);
+  const { throttle } = options;
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'en');
   const authenticate = async (request: FastifyRequest, header: string) => {
     const credentials = readAuthorization(header, users);
-    const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login}`] : [])];
+    // The login lower-cased: the back office's sign-in counts against the same key (100 §5.2).
+    const keys = [`ip:${request.ip}`, ...(credentials.login !== undefined ? [`login:${credentials.login.toLowerCase()}`] : [])];
     const wait = Math.max(...keys.map((key) => throttle.retryAfter(key)));
     if (wait > 0) {
       throw new RestError(429, 'rest_too_many_requests', { vars: { seconds: wait }, headers: { 'Retry-After': String(wait) } });

@@ -66,7 +66,10 @@ function replayKey(request: IncomingMessage): string | undefined {
     h.authorization !== undefined ||
     h.origin !== undefined ||
     h['if-none-match'] !== undefined ||
-    h['x-http-method-override'] !== undefined
+    h['x-http-method-override'] !== undefined ||
+    // Cookie + nonce (100 §6.2) is a signed-in user's request: never answered from, nor recorded as, a visitor's.
+    h['x-wp-nonce'] !== undefined ||
+    (request.url ?? '').includes('_wpnonce')
   ) {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { adminMessagesDa } from './admin/da.ts';
 import { adminRecordsMessagesDa } from './admin-records/da.ts';
 
 export const da: Catalogue = {
@@ -277,5 +278,6 @@ export const da: Catalogue = {
   "rest_cannot_create": "Du har desværre ikke tilladelse til at uploade filer.",
   "media-archive-page-not-found": "Den ønskede side i mediearkivet findes ikke.",
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
+  ...adminMessagesDa,
   ...adminRecordsMessagesDa,
 };

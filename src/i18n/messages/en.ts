@@ -1,5 +1,5 @@
+import { adminMessagesEn } from './admin/en.ts';
 import { adminRecordsMessagesEn } from './admin-records/en.ts';
-
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
  * (a unit test enforces it). Placeholders are written `{name}`.
@@ -286,6 +286,7 @@ export const en = {
   "rest_cannot_create": "Sorry, you are not allowed to upload files.",
   "media-archive-page-not-found": "The requested media archive page does not exist.",
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
+  ...adminMessagesEn,
   ...adminRecordsMessagesEn,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { adminMessagesEs } from './admin/es.ts';
 import { adminRecordsMessagesEs } from './admin-records/es.ts';
 
 export const es: Catalogue = {
@@ -277,5 +278,6 @@ export const es: Catalogue = {
   "rest_cannot_create": "Lo siento, no tienes permisos para subir archivos.",
   "media-archive-page-not-found": "La página solicitada del archivo de medios no existe.",
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
+  ...adminMessagesEs,
   ...adminRecordsMessagesEs,
 };

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { adminMessagesIt } from './admin/it.ts';
 import { adminRecordsMessagesIt } from './admin-records/it.ts';
 
 export const it: Catalogue = {
@@ -277,5 +278,6 @@ export const it: Catalogue = {
   "rest_cannot_create": "Non hai i permessi per caricare file.",
   "media-archive-page-not-found": "La pagina richiesta dell'archivio media non esiste.",
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
+  ...adminMessagesIt,
   ...adminRecordsMessagesIt,
 };

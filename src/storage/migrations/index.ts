@@ -22,6 +22,7 @@ import { clusteredDayCounts } from './0020-clustered-day-counts.ts';
 import { mediaUploads } from './0021-media-uploads.ts';
 import { webhookObjects } from './0024-webhook-objects.ts';
 import { csvImports } from './0026-csv-imports.ts';
+import { backOfficeSessions } from './0027-back-office-sessions.ts';
 import { appPasswordNames } from './0028-app-password-names.ts';
 
 /**
@@ -54,6 +55,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0021-media-uploads': mediaUploads(dialect),
         '0024-webhook-objects': webhookObjects(),
         '0026-csv-imports': csvImports(),
+        '0027-back-office-sessions': backOfficeSessions(dialect),
         '0028-app-password-names': appPasswordNames(),
       };
     },
