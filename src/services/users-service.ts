@@ -45,6 +45,13 @@ function passwordInfo(record: AppPasswordRecord): AppPasswordInfo {
 
 const APP_PASSWORD_NAME_MAX = 100;
 
+export interface UserOverview {
+  can_sign_in: boolean;
+  last_sign_in: string | null;
+  sessions: number;
+  application_passwords: number;
+}
+
 /** Users and their application passwords: shared by the admin API and the command line. */
 export class UsersService {
   private readonly users: UsersRepository;
@@ -152,9 +159,20 @@ export class UsersService {
     return (await this.users.listPasswords(id)).map(passwordInfo);
   }
 
-  /** Application passwords per user, for the users table. */
-  countPasswords(ids: readonly number[]): Promise<Map<number, number>> {
-    return this.users.countPasswords(ids);
+  /** Per user: sign-in state and counts of sessions and application passwords (the back office's users table). */
+  async overview(): Promise<Map<number, UserOverview>> {
+    const rows = await this.users.overview();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          can_sign_in: Number(row.can_sign_in) === 1,
+          last_sign_in: row.last_signin_utc === null ? null : isoUtc(row.last_signin_utc),
+          sessions: Number(row.sessions ?? 0),
+          application_passwords: Number(row.passwords ?? 0),
+        },
+      ]),
+    );
   }
 
   async deletePassword(id: number, passwordId: number): Promise<void> {

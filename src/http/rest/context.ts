@@ -9,6 +9,11 @@ export interface RestContext extends RenderContext {
   readonly precondition?: Precondition;
   /** The connection the request came on: coalesced writes wait for the clients they answered. */
   readonly client?: object;
+  /**
+   * The back office session the caller came with (a back office page, or cookie + nonce, 100
+   * §6.2); absent for credentials of the Authorization header. The `/me` credential routes need it.
+   */
+  readonly sessionId?: number;
 }
 
 export interface ContextOptions {

@@ -1,12 +1,12 @@
 import { can, ROLES, type Role } from '../../domain/auth/capabilities.ts';
 import { RestError } from '../../domain/errors.ts';
 import type { User } from '../../domain/users/user.ts';
-import type { UsersService } from '../../services/users-service.ts';
 import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import { ADMIN_NAMESPACE } from '../../render/urls.ts';
 import { ADMIN_FILE_ROUTES } from '../openapi/admin-file-routes.ts';
 import { docRoute } from './doc.ts';
+import { issueSignInLink, peopleRoutes, type PeopleDeps } from './admin-people.ts';
 
 const ADMIN_INFO = {
   title: 'Calendar Administration REST API',
@@ -25,7 +25,8 @@ const passwordNameArg: ArgSpec = { type: 'string', default: '', extension: true,
  * User management for administrators (00-conventions), under `{base}/calendar/admin/v1`, followed
  * by the namespace's other routes (webhooks, 80 §4.1).
  */
-export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []): NamespaceDef {
+export function adminNamespace(people: PeopleDeps, otherRoutes: RouteDef[] = []): NamespaceDef {
+  const { users } = people;
   const isAdmin = (ctx: { user: User | null }) => can(ctx.user, 'create_users');
   const def: NamespaceDef = { namespace: ADMIN_NAMESPACE, routes: [] };
   def.routes.push(
@@ -46,15 +47,24 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
               role: { type: 'string', enum: ROLES, required: true, description: 'Role of the user.' },
               email: { type: 'string', description: 'The email address for the user.' },
               application_password: { type: 'boolean', default: true, extension: true, description: 'Whether to create a first application password (shown once in the answer).' },
+              invite: { type: 'boolean', default: false, extension: true, description: 'Whether to create a one-time sign-in link for the back office (7 days), answered as invitation_url.' },
             },
             permission: isAdmin,
-            handler: async (_ctx, params) => {
+            handler: async (ctx, params) => {
               const withPassword = params.get<boolean>('application_password');
               const { user, password } = await users.createUser(
                 { login: params.get('login'), role: params.get('role'), email: params.get<string | undefined>('email') },
                 withPassword,
               );
-              return { status: 201, body: { ...userBody(user), ...(password === undefined ? {} : { application_password: password }) } };
+              const invitation = params.get<boolean>('invite') ? await issueSignInLink(people, ctx, user.id, false) : undefined;
+              return {
+                status: 201,
+                body: {
+                  ...userBody(user),
+                  ...(password === undefined ? {} : { application_password: password }),
+                  ...(invitation === undefined ? {} : { invitation_url: invitation.url, invitation_expires: invitation.expires }),
+                },
+              };
             },
           },
         ],
@@ -138,6 +148,7 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
           },
         ],
       },
+    ...peopleRoutes(people),
     ...otherRoutes,
   );
   return def;

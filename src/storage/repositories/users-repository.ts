@@ -68,16 +68,22 @@ export class UsersRepository {
     return this.db.selectFrom('app_passwords').select(['id', 'name', 'created_utc', 'last_used_utc']).where('user_id', '=', userId).orderBy('id').execute();
   }
 
-  /** How many application passwords each of these users has, in one query (the users table of the back office). */
-  async countPasswords(userIds: readonly number[]): Promise<Map<number, number>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('app_passwords')
-      .select((eb) => ['user_id', eb.fn.countAll().as('n')])
-      .where('user_id', 'in', userIds)
-      .groupBy('user_id')
-      .execute();
-    return new Map(rows.map((row) => [row.user_id, toInt(row.n)]));
+  /**
+   * The users table of the back office (100 §10) in one statement: whether each user can sign
+   * in, the last sign-in, and how many sessions and application passwords each has.
+   */
+  overview(): Promise<{ id: number; can_sign_in: number | string; last_signin_utc: string | null; sessions: number | string | bigint; passwords: number | string | bigint }[]> {
+    return this.db
+      .selectFrom('users')
+      .select((eb) => [
+        'users.id',
+        eb.case().when('users.signin_hash', 'is not', null).then(1).else(0).end().as('can_sign_in'),
+        'users.last_signin_utc',
+        eb.selectFrom('sessions').whereRef('sessions.user_id', '=', 'users.id').select((inner) => inner.fn.countAll().as('n')).as('sessions'),
+        eb.selectFrom('app_passwords').whereRef('app_passwords.user_id', '=', 'users.id').select((inner) => inner.fn.countAll().as('n')).as('passwords'),
+      ])
+      .orderBy('users.id')
+      .execute() as any;
   }
 
   async deletePassword(userId: number, passwordId: number): Promise<boolean> {

@@ -1,3 +1,5 @@
+import { RECORDS_STYLESHEET } from './records-stylesheet.ts';
+
 /**
  * The back office's layout (100 §12) on the design system's properties and generic classes,
  * appended to the one stylesheet the pages use. Each area adds its own rules in
@@ -43,6 +45,8 @@ body.admin{margin:0;overflow-wrap:anywhere}
 `;
 
 /** The areas' own rules (one entry each). */
-const ADMIN_AREA_STYLES: string[] = [];
+const ADMIN_AREA_STYLES: string[] = [
+  RECORDS_STYLESHEET,
+];
 
 export const ADMIN_STYLES = [ADMIN_LAYOUT, ...ADMIN_AREA_STYLES].join('\n');

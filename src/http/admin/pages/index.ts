@@ -2,6 +2,7 @@ import type { AdminPageModule, PublicPage } from '../router.ts';
 import { dashboardPages } from './dashboard.ts';
 import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
+import { recordsPages } from './records-pages.ts';
 import { signinPublicPages } from './signin.ts';
 
 /**
@@ -11,6 +12,7 @@ import { signinPublicPages } from './signin.ts';
 export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   logoutPages,
   dashboardPages,
+  recordsPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */
