@@ -92,7 +92,7 @@ function buttons(req: AdminRequest, kind: RecordKind, id: number | null): FormBu
 
 async function linkedEvents(req: AdminRequest, kind: RecordKind, id: number): Promise<LinkedEvent[]> {
   if (!kind.linked) return [];
-  const outcome = await callApi(req, { method: 'GET', route: '/events', params: { [kind.linked.param]: id, per_page: 20, status: 'any', start_date: '1900-01-01' } });
+  const outcome = await callApi(req, { method: 'GET', route: '/events', params: { [kind.linked.param]: id, per_page: 20, status: 'any', start_date: '1900-01-01 00:00:00', end_date: '2999-12-31 23:59:59' } });
   if (!outcome.ok) return [];
   return (outcome.body.events as Record<string, any>[]).map((event) => ({ id: event.id, title: event.title, start: event.start_date }));
 }
@@ -107,7 +107,6 @@ async function page(req: AdminRequest, kind: RecordKind, id: number | null, stat
     title,
     current: kind.listPath.replaceAll('/', ''),
     children: [
-    h('h1', null, title),
     h(RecordForm, {
       view,
       action: req.adminUrl(id === null ? `${kind.listPath}new` : `${kind.listPath}${id}/`),
@@ -128,7 +127,8 @@ async function page(req: AdminRequest, kind: RecordKind, id: number | null, stat
 }
 
 function failure(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>): AdminAnswer {
-  if (outcome.status === 404) return adminErrorPage(req, 404, 'admin_not_found');
+  // An unknown id is the API's 400 on `id` (or 404): a 404 page here (100 §2).
+  if (outcome.status === 404 || (outcome.status === 400 && 'id' in outcome.details)) return adminErrorPage(req, 404, 'admin_not_found');
   if (outcome.status === 410) return adminErrorPage(req, 410, outcome.code, outcome.message);
   return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
 }

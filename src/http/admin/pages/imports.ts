@@ -13,7 +13,7 @@ import { adminErrorPage } from '../errors.ts';
 import type { AdminPage } from '../router.ts';
 
 function framed(req: AdminRequest, title: string, children: ComponentChildren, status = 200): AdminAnswer {
-  return { status, body: AdminFrame({ view: adminView(req), title, current: 'imports', children: [h('h1', null, title), children] }) };
+  return { status, body: AdminFrame({ view: adminView(req), title, current: 'imports', children }) };
 }
 
 /** `{api}{edition}/calendar/admin/v1/exports/{kind}.csv?_wpnonce={token}` (140 §7.1 with 100 §6.2's nonce). */

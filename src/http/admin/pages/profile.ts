@@ -17,7 +17,7 @@ import { throttleKeys } from './signin.ts';
 
 function framed(req: AdminRequest, children: ComponentChildren, status = 200, headers: Record<string, string> = {}): AdminAnswer {
   const title = req.t('rec_profile');
-  return { status, body: AdminFrame({ view: adminView(req), title, current: 'profile', children: [h('h1', null, title), children] }), headers };
+  return { status, body: AdminFrame({ view: adminView(req), title, current: 'profile', children }), headers };
 }
 
 function me(req: AdminRequest, method: 'GET' | 'POST' | 'DELETE', route: string, params: Record<string, unknown> = {}): Promise<ApiOutcome> {

@@ -13,7 +13,7 @@ import type { AdminPage } from '../router.ts';
 const USER = '/users/(?P<id>\\d+)';
 
 function framed(req: AdminRequest, title: string, children: ComponentChildren, status = 200, headers: Record<string, string> = {}): AdminAnswer {
-  return { status, body: AdminFrame({ view: adminView(req), title, current: 'users', children: [h('h1', null, title), children] }), headers };
+  return { status, body: AdminFrame({ view: adminView(req), title, current: 'users', children }), headers };
 }
 
 function refused(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>): AdminAnswer {
