@@ -40,6 +40,7 @@ import { registerUploadsServing } from './http/routes/media/uploads-serving.ts';
 import { wordpressNamespace } from './http/routes/media/wordpress-routes.ts';
 import type { Storage } from './storage/database.ts';
 import { FailureThrottle } from './http/plugins/failure-throttle.ts';
+import { SessionsService } from './services/signin/sessions-service.ts';
 import { registerBackOffice } from './http/admin/register-back-office.ts';
 
 export interface BuildOptions {
@@ -102,7 +103,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (replay) registerReplayRecording(app, replay);
   refuseNonRestRoutes(app);
   const throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowSeconds * 1000);
-  registerAuth(app, users, { paths: config, throttle });
+  const sessions = config.backOffice.enabled ? new SessionsService(storage, config.backOffice, clock) : null;
+  registerAuth(app, users, { paths: config, throttle, sessions });
   await registerBodyParsers(app, config.bodyLimit);
 
   const registerOptions = { basePath: config.basePath, apiPath: config.apiPath, publicUrl: config.publicUrl, clock, requireIfMatch: config.requireIfMatch };

@@ -117,7 +117,10 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
       return { status: response.statusCode, headers: response.headers as Record<string, string | string[] | undefined>, text: response.body };
     }
     const response = await fetch(base + url, { method, headers, body: payload, redirect: 'manual' });
-    return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+    // Set-Cookie lines stay apart (as injection gives them): fromEntries would keep only the last.
+    const cookies = response.headers.getSetCookie();
+    const answerHeaders: Record<string, string | string[]> = { ...Object.fromEntries(response.headers), ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) };
+    return { status: response.status, headers: answerHeaders, text: await response.text() };
   };
   const authHeader = (user: TestUser) => `Basic ${Buffer.from(`${user.login}:${user.password}`).toString('base64')}`;
   return {

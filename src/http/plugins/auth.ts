@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from '../../domain/errors.ts';
 import type { AuthOutcome, UsersService } from '../../services/users-service.ts';
 import type { FailureThrottle } from './failure-throttle.ts';
+import type { SessionsService } from '../../services/signin/sessions-service.ts';
+import { authenticateByCookie } from './cookie-auth.ts';
 import { languageOfPath, type SitePaths } from './request-state.ts';
 
 interface Credentials {
@@ -30,6 +32,8 @@ export interface AuthOptions {
   paths: SitePaths;
   /** The failure counters, shared with the back office's sign-in (100 §5.2). */
   throttle: FailureThrottle;
+  /** Back office sessions for REST cookie authentication (100 §6.2); null when the back office is off. */
+  sessions: SessionsService | null;
 }
 
 /**
@@ -57,10 +61,17 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
     request.user = outcome.user;
   };
   // A callback hook: a visitor's request (no header) costs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.lang = languageOfPath(request.url, options.paths);
     const header = request.headers.authorization;
-    if (header === undefined || request.routeOptions.config?.ownAuthorization === true) return done();
+    const config = request.routeOptions.config;
+    if (config?.ownAuthorization === true) return done();
+    if (header === undefined) {
+      // The header decides when there is one; pages (55) ignore the session cookie.
+      if (options.sessions === null || config?.page === true) return done();
+      authenticateByCookie(request, reply, options.sessions).then(() => done(), done);
+      return;
+    }
     authenticate(request, header).then(() => done(), done);
   });
 }

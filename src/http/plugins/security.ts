@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { RestError } from '../../domain/errors.ts';
 import { answeredByPage } from './request-state.ts';
+import { byCookie } from './cookie-auth.ts';
 
 /** The public calendar pages' policy (55 §13): own scripts and styles, remote images, own forms. */
 export const PAGE_CONTENT_SECURITY_POLICY =
@@ -45,7 +46,8 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   // Pages that need more (the documentation UI) set their own policy.
   if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
   // Uploaded files are public and immutable, whoever asks (110-media §5.2).
-  if (request.user && request.routeOptions?.config?.publicFile !== true) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
+  if (byCookie(request)) reply.header('Cache-Control', 'private, no-store');
+  else if (request.user && request.routeOptions?.config?.publicFile !== true) reply.header('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private');
 }
 
 function registerSecurityHeaders(app: FastifyInstance): void {
@@ -58,13 +60,15 @@ function registerSecurityHeaders(app: FastifyInstance): void {
 /**
  * CORS as the reference sends it (30 §4.5), with the list headers exposed so that browsers on
  * other origins can read the totals. Credentials here are explicit Authorization headers, never
- * ambient cookies, so reflecting an origin does not let a page act as a visitor's account.
+ * ambient cookies (the back office's cookie needs a nonce and gets no credentialed CORS), so
+ * reflecting an origin does not let a page act as a visitor's account.
  */
 async function registerCors(app: FastifyInstance, origins: Config['corsOrigins']): Promise<void> {
   if (origins !== '*' && origins.length === 0) return;
   await app.register(cors, {
     origin: origins === '*' ? true : origins,
-    credentials: true,
+    // Never Access-Control-Allow-Credentials: the session cookie must not work from other sites (100 §6.2).
+    credentials: false,
     methods: ['OPTIONS', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'X-WP-Nonce', 'Content-Disposition', 'Content-MD5', 'Content-Type', 'X-HTTP-Method-Override'],
     exposedHeaders: ['X-WP-Total', 'X-WP-TotalPages', 'Link', 'X-TEC-Total', 'X-TEC-TotalPages', 'Allow', 'Retry-After'],

@@ -78,7 +78,8 @@ describe('abuse protection [sqlite]', () => {
     test('by default the request origin is allowed and the totals are exposed', async () => {
       const res = await reflecting.request('GET', NS, { headers: { origin: 'https://any.example' } });
       assert.equal(res.headers['access-control-allow-origin'], 'https://any.example');
-      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      // 100 §6.2: never credentialed (the back office's cookie must not work from other sites).
+      assert.equal(res.headers['access-control-allow-credentials'], undefined);
       assert.match(String(res.headers['access-control-expose-headers']), /X-TEC-Total, X-TEC-TotalPages/);
     });
 

@@ -53,7 +53,7 @@ export const adminMessagesDa: Record<keyof typeof adminMessagesEn, string> = {
   admin_link_expired: 'Linket er udløbet eller allerede brugt. Bed en administrator om et nyt.',
   admin_edit_conflict: 'En anden har ændret dette, siden du åbnede det.',
   admin_back_to_dashboard: 'Tilbage til oversigten',
-  admin_cookie_invalid_nonce: 'Cookie-kontrollen mislykkedes',
+  rest_cookie_invalid_nonce: 'Cookie-kontrollen mislykkedes',
   admin_error_summary: 'Der er et problem',
   admin_error_prefix: 'Fejl:',
   admin_message_signed_in: 'Du er logget ind.',

@@ -58,7 +58,7 @@ export const adminMessagesEn = {
   admin_link_expired: 'This link has expired or was already used. Ask an administrator for a new one.',
   admin_edit_conflict: 'This record was changed by someone else since you opened it.',
   admin_back_to_dashboard: 'Back to the dashboard',
-  admin_cookie_invalid_nonce: 'Cookie check failed',
+  rest_cookie_invalid_nonce: 'Cookie check failed',
   // Form parts (100 §8.5)
   admin_error_summary: 'There is a problem',
   admin_error_prefix: 'Error:',

@@ -53,7 +53,7 @@ export const adminMessagesEs: Record<keyof typeof adminMessagesEn, string> = {
   admin_link_expired: 'Este enlace ha caducado o ya se usó. Pide uno nuevo a un administrador.',
   admin_edit_conflict: 'Otra persona lo cambió desde que lo abriste.',
   admin_back_to_dashboard: 'Volver al escritorio',
-  admin_cookie_invalid_nonce: 'La comprobación de la cookie ha fallado',
+  rest_cookie_invalid_nonce: 'La comprobación de la cookie ha fallado',
   admin_error_summary: 'Hay un problema',
   admin_error_prefix: 'Fallo:',
   admin_message_signed_in: 'Has iniciado sesión.',

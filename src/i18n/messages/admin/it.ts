@@ -53,7 +53,7 @@ export const adminMessagesIt: Record<keyof typeof adminMessagesEn, string> = {
   admin_link_expired: "Questo link è scaduto o è già stato usato. Chiedine uno nuovo a un amministratore.",
   admin_edit_conflict: "Qualcun altro l'ha modificato da quando l'hai aperto.",
   admin_back_to_dashboard: 'Torna alla bacheca',
-  admin_cookie_invalid_nonce: 'Verifica del cookie non riuscita',
+  rest_cookie_invalid_nonce: 'Verifica del cookie non riuscita',
   admin_error_summary: "C'è un problema",
   admin_error_prefix: 'Errore:',
   admin_message_signed_in: 'Hai effettuato l’accesso.',
