@@ -49,12 +49,12 @@ async function importFile(req: AdminRequest): Promise<AdminAnswer> {
 }
 
 /** `/admin/imports/` (100 §10): administrators; multipart with `_token` first. */
-export function importPages(_deps: AppDeps): AdminPage[] {
+export function importPages(deps: AppDeps): AdminPage[] {
   return [
     {
       path: '/imports/',
       access: 'administrator',
-      multipart: true,
+      multipart: { limit: deps.config.importMaxBytes },
       get: async (req) => framed(req, req.t('rec_imports'), h(ImportForm, { view: adminView(req), exportsUrl: (kind) => exportsUrl(req, kind) })),
       post: importFile,
     },
