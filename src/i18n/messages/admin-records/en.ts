@@ -139,7 +139,7 @@ export const adminRecordsMessagesEn = {
   rec_new_user: "New user",
   rec_new_venue: "New venue",
   rec_new_webhook: "New webhook",
-  rec_no: "No",
+  rec_no: "Not yet",
   rec_yes: "Yes",
   rec_no_app_passwords: "No application passwords.",
   rec_no_deliveries: "No deliveries.",
