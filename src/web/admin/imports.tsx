@@ -15,7 +15,7 @@ export interface ImportReportView {
 export function ImportForm({ view, exportsUrl }: { view: AdminView; exportsUrl: (kind: string) => string }) {
   return (
     <>
-      <form method="post" action={view.adminUrl('/imports/')} enctype="multipart/form-data" novalidate>
+      <form method="post" action={view.adminUrl('/imports/')} enctype="multipart/form-data" novalidate class="imports-form">
         <CsrfField token={view.csrfToken} />
         <fieldset>
           <legend>{view.t('rec_import_source')}</legend>
