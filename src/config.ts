@@ -2,6 +2,8 @@ import { availableParallelism } from 'node:os';
 import { MAX_RADIUS, parseDecimal, parseUnit, type DistanceUnit } from './domain/geo/geo.ts';
 import { ADMIN_NAMESPACE, NAMESPACE } from './render/urls.ts';
 import type { SessionLimits } from './storage/database.ts';
+import { passwordProblem } from './domain/signin/password-policy.ts';
+import { translate } from './i18n/catalog.ts';
 import { readCustomCss, readLogo, type LogoFile } from './web/theme/brand-files.ts';
 import { accentProblem, DEFAULT_ACCENT } from './web/theme/colours.ts';
 
@@ -503,12 +505,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     backOffice: {
       enabled: onOffDefaultOn('CALENDAR_BACK_OFFICE', env.CALENDAR_BACK_OFFICE),
-      adminSigninPassword: env.CALENDAR_ADMIN_SIGNIN_PASSWORD || null,
+      adminSigninPassword: adminSigninPassword(env.CALENDAR_ADMIN_SIGNIN_PASSWORD, env.CALENDAR_ADMIN_LOGIN || 'admin'),
       sessionIdleHours: integer(env, 'CALENDAR_SESSION_IDLE_HOURS', 12, 1, 48),
       sessionRememberDays: integer(env, 'CALENDAR_SESSION_REMEMBER_DAYS', 14, 1, 365),
       signinHashCost: integer(env, 'CALENDAR_SIGNIN_HASH_COST', 17, 14, 20),
     },
   };
+}
+
+/** 100 §3.2: the first administrator's sign-in password, under 100 §3.1's policy. */
+function adminSigninPassword(raw: string | undefined, login: string): string | null {
+  if (raw === undefined || raw === '') return null;
+  const problem = passwordProblem(raw, { login, email: '' });
+  if (problem) throw new ConfigError(`CALENDAR_ADMIN_SIGNIN_PASSWORD ${translate('en', problem.messageKey, problem.vars)}`);
+  return raw;
 }
 
 /** An on/off setting that is on unless said otherwise. */

@@ -43,8 +43,9 @@ function freePort(host: string): Promise<number> {
 export async function runPrimary(config: Config): Promise<void> {
   const storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const namesJobRunner = storage.dialect === 'sqlite';
+  let announce: (port: number) => void;
   try {
-    await ensureAdministrator(storage, config);
+    announce = await ensureAdministrator(storage, config);
   } finally {
     await storage.close();
   }
@@ -107,6 +108,7 @@ export async function runPrimary(config: Config): Promise<void> {
       if (!announced && listening.size === config.workers) {
         announced = true;
         process.stdout.write(`Calendar service listening on ${serviceAddress(config, port)} (${config.workers} workers)\n`);
+        announce(port);
       }
     });
   };

@@ -10,6 +10,8 @@ import { changeFanOut } from '../services/webhooks/change-fan-out.ts';
 import { WebhookDelivery } from '../services/webhooks/delivery-worker.ts';
 import { messageObjects } from '../services/webhooks/message-objects.ts';
 import type { Storage } from '../storage/database.ts';
+import { startSessionPurge } from '../services/signin/session-purge.ts';
+import { signinServices } from '../services/signin/signin-services.ts';
 
 export interface JobsOptions {
   storage: Storage;
@@ -21,7 +23,7 @@ export interface JobsOptions {
 
 /**
  * The periodic jobs of a process (140 §6.2): change-feed maintenance, webhook fan-out and delivery,
- * recurrence horizon, scheduled SQLite backups, database gauges. Returns the stop: timers end at once, unsent webhook claims
+ * recurrence horizon, scheduled SQLite backups, the daily purge of ended sessions, database gauges. Returns the stop: timers end at once, unsent webhook claims
  * are released, and sends already started are awaited.
  */
 export function startJobs({ storage, config, metrics, logError, logInfo }: JobsOptions): () => Promise<void> {
@@ -43,12 +45,16 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     onBackup: (report) => logInfo({ file: report.file, bytes: report.bytes, seconds: report.seconds }, 'scheduled backup written and verified'),
     onError: (error) => logError(error, 'scheduled backup failed'),
   });
+  const stopSessionPurge = config.backOffice.enabled
+    ? startSessionPurge(signinServices({ storage, clock: systemClock, config }).sessions, (error) => logError(error, 'purging ended sessions failed'))
+    : () => {};
   const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
   return async () => {
     stopExtension();
     stopFeedJobs();
     stopGauges();
     stopBackups();
+    stopSessionPurge();
     await stopDelivery();
   };
 }

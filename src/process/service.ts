@@ -8,6 +8,8 @@ import { InFlightRequests } from '../http/in-flight.ts';
 import type { Lifecycle } from '../http/routes/health.ts';
 import { ServiceMetrics } from '../observability/metrics.ts';
 import { UsersService } from '../services/users-service.ts';
+import { signinServices } from '../services/signin/signin-services.ts';
+import { generateSigninPassword } from '../domain/signin/tokens.ts';
 import { openStorage, parseDatabaseUrl, type Storage } from '../storage/database.ts';
 import { holdServiceLock, type HeldLock } from '../storage/service-lock.ts';
 import { startJobs } from './jobs.ts';
@@ -32,15 +34,36 @@ export function serviceAddress(config: Config, port: number): string {
   return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.apiPath}/calendar/events/v1`;
 }
 
-/** Prints the administrator's generated password once, on the first start. */
-export async function ensureAdministrator(storage: Storage, config: Config): Promise<void> {
-  const admin = await new UsersService(storage, systemClock).ensureInitialAdmin(config.adminLogin, config.adminPassword);
+/**
+ * Prints the administrator's generated application password once, on the first start; sets the
+ * back office sign-in password (100 §3.2) and returns what to print about it once the port is known.
+ */
+export async function ensureAdministrator(storage: Storage, config: Config): Promise<(port: number) => void> {
+  const users = new UsersService(storage, systemClock);
+  const admin = await users.ensureInitialAdmin(config.adminLogin, config.adminPassword);
   if (admin.generatedPassword) {
     process.stdout.write(
       `Created administrator "${config.adminLogin}" with application password: ${admin.generatedPassword}\n` +
         'It is shown only this once; store it now (a new one: calendar users new-password).\n',
     );
   }
+  if (!config.backOffice.enabled) return () => {};
+  const { signin } = signinServices({ storage, clock: systemClock, config });
+  if (admin.created) {
+    const user = (await users.findByLogin(config.adminLogin))!;
+    const configured = config.backOffice.adminSigninPassword;
+    const password = configured ?? generateSigninPassword();
+    await signin.setPassword(user, password);
+    if (configured !== null) return () => {};
+    return (port) => process.stdout.write(`Sign-in password for the back office (${backOfficeAddress(config, port)}): ${password}\n`);
+  }
+  if (await signin.anyAdministratorCanSignIn()) return () => {};
+  return () => process.stdout.write('No administrator can sign in to the back office yet: run calendar users set-password LOGIN\n');
+}
+
+/** `http://HOST:PORT{base}/admin/`. */
+function backOfficeAddress(config: Config, port: number): string {
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${config.basePath}/admin/`;
 }
 
 /** 140 §3.4: a SQLite file's service lock, held for the life of each serving process (restore waits for none). */
@@ -91,7 +114,7 @@ export async function runService(config: Config, options: ServiceOptions): Promi
 
   serviceLock = holdLockOf(config.databaseUrl);
   storage = await openStorage(config.databaseUrl, config.postgresLimits);
-  if (options.mode === 'single') await ensureAdministrator(storage, config);
+  const announce = options.mode === 'single' ? await ensureAdministrator(storage, config) : () => {};
   app = await buildApp({ config, storage, observers: [inFlight.observe], lifecycle, metrics, exposition: options.exposition });
   if (lifecycle.stopping) return;
   const logError = (error: unknown, message: string) => app!.log.error({ err: error }, message);
@@ -105,4 +128,5 @@ export async function runService(config: Config, options: ServiceOptions): Promi
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.mode === 'single') process.stdout.write(`Calendar service listening on ${serviceAddress(config, port)}\n`);
+  announce(port);
 }

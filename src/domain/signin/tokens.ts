@@ -32,3 +32,17 @@ export function sameSecret(given: string | undefined, expected: string): boolean
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+
+/** 100 §3.2: the first administrator's sign-in password, 20 random characters (no look-alikes). */
+export function generateSigninPassword(): string {
+  let password = '';
+  while (password.length < 20) {
+    for (const byte of randomBytes(32)) {
+      // Rejection sampling keeps every character equally likely.
+      if (byte < 256 - (256 % PASSWORD_ALPHABET.length) && password.length < 20) password += PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length];
+    }
+  }
+  return password;
+}

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
-import { SessionsService } from '../../services/signin/sessions-service.ts';
-import { SigninService } from '../../services/signin/signin-service.ts';
+import type { SessionsService } from '../../services/signin/sessions-service.ts';
+import type { SigninService } from '../../services/signin/signin-service.ts';
 import type { PageAssets } from '../../web/page-assets.ts';
 import type { FailureThrottle } from '../plugins/failure-throttle.ts';
 import type { AppDeps } from '../routes/index.ts';
@@ -28,13 +28,4 @@ export function adminServices(deps: AppDeps): AdminServices {
   const services = registry.get(deps);
   if (!services) throw new Error('the back office is not registered for these deps');
   return services;
-}
-
-/** Services built from the configuration (the CLI and the router build the same ones). */
-export function signinServices(deps: Pick<AppDeps, 'storage' | 'clock' | 'config'>): { sessions: SessionsService; signin: SigninService } {
-  const settings = deps.config.backOffice;
-  return {
-    sessions: new SessionsService(deps.storage, settings, deps.clock),
-    signin: new SigninService(deps.storage, settings.signinHashCost, deps.clock),
-  };
 }

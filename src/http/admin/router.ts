@@ -116,6 +116,13 @@ export function allowedRedirect(target: string | undefined, prefix: string): str
   return target;
 }
 
+/** The pages each app's router serves (the tests of 100 §17 walk them: every POST route, whoever wrote it). */
+const registered = new WeakMap<FastifyInstance, { pages: AdminPage[]; publicPages: PublicPage[] }>();
+
+export function registeredPages(app: FastifyInstance): { pages: AdminPage[]; publicPages: PublicPage[] } {
+  return registered.get(app) ?? { pages: [], publicPages: [] };
+}
+
 export interface AdminRouterOptions {
   deps: AppDeps;
   modules: AdminPageModule[];
@@ -134,6 +141,7 @@ export async function registerAdminRouter(app: FastifyInstance, options: AdminRo
   const pages: Compiled<AdminPage>[] = options.modules.flatMap((module) => module(deps)).map((page) => ({ page, regex: compilePath(page.path) }));
   const publicPages: Compiled<PublicPage>[] = options.publicPages.map((page) => ({ page, regex: compilePath(page.path) }));
   for (const { page } of pages) services.pagePaths.add(page.path);
+  registered.set(app, { pages: pages.map(({ page }) => page), publicPages: options.publicPages });
 
   await app.register(async (scope) => {
     // Form posts are read as the pairs they are (`categories[]` stays a name), within the body limit.

@@ -1,10 +1,15 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../sql-helpers.ts';
+import { inTransaction } from '../transactions.ts';
 import type { Database, SessionTable, SigninLinkTable } from '../schema.ts';
 import type { Selectable, Insertable } from 'kysely';
 import type { UserRecord } from './users-repository.ts';
 
 export type SessionRow = Selectable<SessionTable>;
 export type SigninLinkRow = Selectable<SigninLinkTable>;
+
+/** The advisory lock of the daily purge (100 §4). */
+const PURGE_LOCK = 100_004_001;
 
 /** A session with its user, as one lookup reads them (the role is read with the session, 100 §4). */
 export interface SessionWithUser {
@@ -69,16 +74,23 @@ export class SessionsRepository {
   }
 
   /**
-   * Sessions past their absolute end, and those without "keep me signed in" idle since
-   * `idleBeforeUtc`: what the daily job deletes.
+   * Sessions past their absolute end, those without "keep me signed in" idle since
+   * `idleBeforeUtc`, and expired one-time links: what the daily job deletes. On PostgreSQL one
+   * instance at a time (an advisory lock; the others skip).
    */
   async purge(nowUtc: string, idleBeforeUtc: string): Promise<number> {
-    const result = await this.db
-      .deleteFrom('sessions')
-      .where((eb) => eb.or([eb('expires_utc', '<=', nowUtc), eb.and([eb('remember', '=', 0), eb('last_seen_utc', '<=', idleBeforeUtc)])]))
-      .executeTakeFirst();
-    const links = await this.db.deleteFrom('signin_links').where('expires_utc', '<=', nowUtc).executeTakeFirst();
-    return Number(result.numDeletedRows) + Number(links.numDeletedRows);
+    return inTransaction(this.db, async (trx) => {
+      if (isPostgres(trx)) {
+        const row = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as got`.execute(trx);
+        if (!row.rows[0].got) return 0;
+      }
+      const sessions = await trx
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_utc', '<=', nowUtc), eb.and([eb('remember', '=', 0), eb('last_seen_utc', '<=', idleBeforeUtc)])]))
+        .executeTakeFirst();
+      const links = await trx.deleteFrom('signin_links').where('expires_utc', '<=', nowUtc).executeTakeFirst();
+      return Number(sessions.numDeletedRows) + Number(links.numDeletedRows);
+    });
   }
 
   /** A user by login, or by e-mail when exactly one user has it (100 §5.2). */
