@@ -8,7 +8,7 @@ import type { UsersService } from '../../services/users-service.ts';
 import type { SessionRow } from '../../storage/repositories/sessions-repository.ts';
 import type { RestContext } from '../rest/context.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
-import { signinServices } from '../admin/admin-services.ts';
+import { signinServices } from '../../services/signin/signin-services.ts';
 import type { AppDeps } from './index.ts';
 
 export interface PeopleDeps {
