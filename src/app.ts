@@ -17,6 +17,7 @@ import { registerOldPageRedirects } from './http/drop-in/old-page-urls.ts';
 import { refuseNonRestRoutes } from './http/drop-in/rest-route-guard.ts';
 import { registerNamespace } from './http/rest/register-routes.ts';
 import { adminNamespace } from './http/routes/admin-users.ts';
+import { peopleDeps } from './http/routes/admin-people.ts';
 import { registerDocsPage } from './http/routes/docs-page.ts';
 import { registerHealth, type Lifecycle } from './http/routes/health.ts';
 import { registerMetricsRoute } from './http/routes/metrics.ts';
@@ -119,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerNamespace(app, events, registerOptions, config.namespaceAliases);
   const webhooks = new WebhooksService(storage, config.webhooks, changeHead);
   const moderation = new ModerationService(storage, config);
-  const admin = adminNamespace(users, [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone), ...moderationRoutes(moderation)]);
+  const admin = adminNamespace(peopleDeps(deps), [...webhookRoutes(webhooks, config.webhooks), ...mediaRoutes(media, config.timezone), ...moderationRoutes(moderation)]);
   registerNamespace(app, admin, registerOptions);
   const dropIn = config.namespaceAliases.length > 0;
   const wordpress = dropIn ? wordpressNamespace(media, config.timezone) : undefined;

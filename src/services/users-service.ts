@@ -5,7 +5,7 @@ import { oneOf, REASONS } from '../domain/reasons.ts';
 import { isValidEmail, isValidLogin, toUser, type User } from '../domain/users/user.ts';
 import type { Storage } from '../storage/database.ts';
 import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
-import { UsersRepository } from '../storage/repositories/users-repository.ts';
+import { UsersRepository, type AppPasswordRecord } from '../storage/repositories/users-repository.ts';
 import { AcceptedCredentials } from './accepted-credentials.ts';
 import { generateAppPassword, generateHashKey, hashAppPassword, sameHash } from './app-passwords.ts';
 
@@ -15,10 +15,41 @@ export interface NewUser {
   email?: string;
 }
 
+export interface UserChanges {
+  role?: Role;
+  email?: string;
+}
+
+/** An application password as its owner and administrators see it (100 §10): never the secret or its hash. */
+export interface AppPasswordInfo {
+  id: number;
+  name: string;
+  created: string;
+  last_used: string | null;
+}
+
 export type AuthOutcome = { user: User } | { error: 'invalid_username' | 'incorrect_password' };
 
 function utcNow(clock: Clock): string {
   return clock().toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** `2026-11-28 18:00:00` (stored UTC) → `2026-11-28T18:00:00Z`. */
+function isoUtc(stored: string): string {
+  return `${stored.replace(' ', 'T')}Z`;
+}
+
+function passwordInfo(record: AppPasswordRecord): AppPasswordInfo {
+  return { id: record.id, name: record.name, created: isoUtc(record.created_utc), last_used: record.last_used_utc === null ? null : isoUtc(record.last_used_utc) };
+}
+
+const APP_PASSWORD_NAME_MAX = 100;
+
+export interface UserOverview {
+  can_sign_in: boolean;
+  last_sign_in: string | null;
+  sessions: number;
+  application_passwords: number;
 }
 
 /** Users and their application passwords: shared by the admin API and the command line. */
@@ -40,15 +71,25 @@ export class UsersService {
   }
 
   async create(input: NewUser): Promise<{ user: User; password: string }> {
+    const { user, password } = await this.createUser(input, true);
+    return { user, password: password as string };
+  }
+
+  /**
+   * A new user, with a first application password unless `withPassword` is false (100 §10: a user
+   * invited to the back office signs in with a password of their own choosing instead).
+   */
+  async createUser(input: NewUser, withPassword: boolean): Promise<{ user: User; password?: string }> {
     if (!isValidLogin(input.login)) throw invalidParam('login', REASONS.login, { messageKey: 'invalid_login' });
     if (!isRole(input.role)) throw invalidParam('role', oneOf(ROLES));
     const email = input.email ?? '';
     if (email !== '' && !isValidEmail(email)) throw invalidParam('email', REASONS.email, { messageKey: 'invalid_email' });
     if (await this.users.findByLogin(input.login)) throw new RestError(400, 'existing_user_login');
-    const password = generateAppPassword();
-    const hash = hashAppPassword(await this.key(), password);
+    const values = { login: input.login, email, role: input.role, created_utc: utcNow(this.clock) };
     try {
-      const record = await this.users.createWithPassword({ login: input.login, email, role: input.role, created_utc: utcNow(this.clock) }, hash);
+      if (!withPassword) return { user: toUser(await this.users.create(values)) };
+      const password = generateAppPassword();
+      const record = await this.users.createWithPassword(values, hashAppPassword(await this.key(), password));
       return { user: toUser(record), password };
     } catch (error) {
       // Two creates of one login at once: the unique index decides, the loser hears the truth.
@@ -83,12 +124,61 @@ export class UsersService {
     return user;
   }
 
-  /** A new application password for the user; earlier ones keep working. */
-  async newPassword(id: number): Promise<{ user: User; password: string }> {
+  /**
+   * Changes a user's role or e-mail. The last administrator keeps the role: without one, nobody
+   * could manage users any more.
+   */
+  async update(id: number, changes: UserChanges): Promise<User> {
     const user = await this.get(id);
+    if (changes.role !== undefined && !isRole(changes.role)) throw invalidParam('role', oneOf(ROLES));
+    if (changes.email !== undefined && changes.email !== '' && !isValidEmail(changes.email)) {
+      throw invalidParam('email', REASONS.email, { messageKey: 'invalid_email' });
+    }
+    if (user.role === 'administrator' && changes.role !== undefined && changes.role !== 'administrator' && (await this.users.countByRole('administrator')) <= 1) {
+      throw new RestError(400, 'rest_cannot_demote_last_admin');
+    }
+    const set = { ...(changes.role !== undefined ? { role: changes.role } : {}), ...(changes.email !== undefined ? { email: changes.email } : {}) };
+    if (Object.keys(set).length === 0) return user;
+    await this.users.update(id, set);
+    // A role change changes what the remembered credentials may do.
+    this.accepted.forget();
+    return this.get(id);
+  }
+
+  /** A new application password for the user; earlier ones keep working. */
+  async newPassword(id: number, name = ''): Promise<{ user: User; password: string }> {
+    const user = await this.get(id);
+    if (name.length > APP_PASSWORD_NAME_MAX) throw invalidParam('name', { code: 'rest_too_long', messageKey: 'reason_text_too_long', vars: { max: APP_PASSWORD_NAME_MAX } });
     const password = generateAppPassword();
-    await this.users.addPassword(id, hashAppPassword(await this.key(), password), utcNow(this.clock));
+    await this.users.addPassword(id, hashAppPassword(await this.key(), password), utcNow(this.clock), name.trim());
     return { user, password };
+  }
+
+  async listPasswords(id: number): Promise<AppPasswordInfo[]> {
+    await this.get(id);
+    return (await this.users.listPasswords(id)).map(passwordInfo);
+  }
+
+  /** Per user: sign-in state and counts of sessions and application passwords (the back office's users table). */
+  async overview(): Promise<Map<number, UserOverview>> {
+    const rows = await this.users.overview();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          can_sign_in: Number(row.can_sign_in) === 1,
+          last_sign_in: row.last_signin_utc === null ? null : isoUtc(row.last_signin_utc),
+          sessions: Number(row.sessions ?? 0),
+          application_passwords: Number(row.passwords ?? 0),
+        },
+      ]),
+    );
+  }
+
+  async deletePassword(id: number, passwordId: number): Promise<void> {
+    await this.get(id);
+    if (!(await this.users.deletePassword(id, passwordId))) throw new RestError(404, 'application_password_not_found');
+    this.accepted.forget();
   }
 
   async authenticateBasic(login: string, secret: string): Promise<AuthOutcome> {

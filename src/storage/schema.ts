@@ -18,7 +18,7 @@ export interface Database {
   sessions: SessionTable;
   /** One-time sign-in links (100 §3.4). */
   signin_links: SigninLinkTable;
-  app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null };
+  app_passwords: { id: Generated<number>; user_id: number; hash: string; created_utc: string; last_used_utc: string | null; name: Generated<string> };
   /** The shared id sequence of events, venues, organizers and media items (00-conventions). */
   objects: { id: Generated<number>; kind: ObjectKind };
   events: EventTable;

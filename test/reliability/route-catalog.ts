@@ -1,3 +1,4 @@
+import { peopleDeps } from '../../src/http/routes/admin-people.ts';
 import { adminNamespace } from '../../src/http/routes/admin-users.ts';
 import { ADMIN_NAMESPACE } from '../../src/render/urls.ts';
 import { UsersService } from '../../src/services/users-service.ts';
@@ -39,7 +40,7 @@ export async function routeCatalog(t: TestApp): Promise<CatalogRoute[]> {
     }),
   }));
   const webhooks = webhookRoutes(new WebhooksService(t.storage, t.config.webhooks, changeHead), t.config.webhooks);
-  const admin = adminNamespace(new UsersService(t.storage, () => new Date()), webhooks);
+  const admin = adminNamespace(peopleDeps({ users: new UsersService(t.storage, () => new Date()), storage: t.storage, clock: () => new Date(), config: t.config }), webhooks);
   for (const route of admin.routes) {
     routes.push({
       key: `/${ADMIN_NAMESPACE}${route.pattern}`,

@@ -232,7 +232,7 @@ export async function registerAdminRouter(app: FastifyInstance, options: AdminRo
         query,
         form: NO_FIELDS,
         files: [],
-        ctx: { ...ctx, precondition: { ifMatch: undefined, required: config.requireIfMatch } },
+        ctx: { ...ctx, sessionId: session.id, precondition: { ifMatch: undefined, required: config.requireIfMatch } },
         deps,
         adminUrl,
         t,

@@ -24,11 +24,19 @@ function securitySchemes(describe: Describe): Record<string, unknown> {
   return {
     basicAuth: { type: 'http', scheme: 'basic', description: describe('Login and application password.') },
     bearerAuth: { type: 'http', scheme: 'bearer', description: describe('Application password as bearer token.') },
+    // 100 §6.2: the back office's session, for scripts running in its pages; the two go together.
+    cookieAuth: { type: 'apiKey', in: 'cookie', name: 'cal_session', description: describe('The back office session cookie; it counts only with its nonce.') },
+    nonceAuth: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-WP-Nonce',
+      description: describe('The nonce of the back office session (also accepted as the _wpnonce parameter). A wrong nonce, or a nonce with an absent or expired cookie, answers 403 rest_cookie_invalid_nonce ("Cookie check failed"); the cookie without a nonce is ignored.'),
+    },
   };
 }
 
 /** Every operation may be called anonymously or signed in; the routes decide what a visitor may do. */
-export const SECURITY = [{}, { basicAuth: [] }, { bearerAuth: [] }];
+export const SECURITY = [{}, { basicAuth: [] }, { bearerAuth: [] }, { cookieAuth: [], nonceAuth: [] }];
 
 export function buildComponents(describe: Describe): Record<string, unknown> {
   const schemas = Object.fromEntries(Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, localized(schema, describe)]));

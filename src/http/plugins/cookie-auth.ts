@@ -4,11 +4,16 @@ import { sameSecret } from '../../domain/signin/tokens.ts';
 import type { SessionsService } from '../../services/signin/sessions-service.ts';
 import { readCookie, SESSION_COOKIE } from '../admin/session-cookie.ts';
 
-/** Requests a session cookie + nonce authenticated: private answers, never stored by anyone. */
-const cookieAuthenticated = new WeakSet<object>();
+/** Requests a session cookie + nonce authenticated, with their session's id: private answers, never stored by anyone. */
+const cookieAuthenticated = new WeakMap<object, number>();
 
 export function byCookie(request: object): boolean {
   return cookieAuthenticated.has(request);
+}
+
+/** The back office session of a cookie + nonce request (the `/me` credential routes need one, 100 §10). */
+export function cookieSessionId(request: object): number | undefined {
+  return cookieAuthenticated.get(request);
 }
 
 function nonceOf(request: FastifyRequest): string | undefined {
@@ -32,6 +37,6 @@ export async function authenticateByCookie(request: FastifyRequest, reply: Fasti
   const session = await sessions.lookup(readCookie(request, SESSION_COOKIE));
   if (session === null || !sameSecret(nonce, session.csrfToken)) throw new RestError(403, 'rest_cookie_invalid_nonce');
   request.user = session.user;
-  cookieAuthenticated.add(request);
+  cookieAuthenticated.set(request, session.id);
   reply.header('X-WP-Nonce', session.csrfToken);
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { renderContext, type RenderContext } from '../../render/context.ts';
 import { UrlBuilder } from '../../render/urls.ts';
 import type { Precondition } from '../../domain/sync/preconditions.ts';
+import { cookieSessionId } from '../plugins/cookie-auth.ts';
 
 /** What a handler knows about the request it serves: the render context and the write's request details. */
 export interface RestContext extends RenderContext {
@@ -9,6 +10,11 @@ export interface RestContext extends RenderContext {
   readonly precondition?: Precondition;
   /** The connection the request came on: coalesced writes wait for the clients they answered. */
   readonly client?: object;
+  /**
+   * The back office session the caller came with (a back office page, or cookie + nonce, 100
+   * §6.2); absent for credentials of the Authorization header. The `/me` credential routes need it.
+   */
+  readonly sessionId?: number;
 }
 
 export interface ContextOptions {
@@ -29,5 +35,6 @@ export function createContext(request: FastifyRequest, options: ContextOptions):
     ...renderContext({ lang, user: request.user, urls: new UrlBuilder(origin, options.basePath, lang, options.namespace, options.apiPath), now: options.now }),
     precondition: { ifMatch: request.headers['if-match'], required: options.requireIfMatch ?? false },
     client: request.raw.socket,
+    sessionId: cookieSessionId(request),
   };
 }

@@ -1,26 +1,36 @@
-import { can, ROLES } from '../../domain/auth/capabilities.ts';
+import { can, ROLES, type Role } from '../../domain/auth/capabilities.ts';
 import { RestError } from '../../domain/errors.ts';
 import type { User } from '../../domain/users/user.ts';
-import type { UsersService } from '../../services/users-service.ts';
 import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import { ADMIN_NAMESPACE } from '../../render/urls.ts';
+import { ADMIN_FILE_ROUTES } from '../openapi/admin-file-routes.ts';
+import { docRoute } from './doc.ts';
+import { issueSignInLink, peopleRoutes, type PeopleDeps } from './admin-people.ts';
+
+const ADMIN_INFO = {
+  title: 'Calendar Administration REST API',
+  description: 'Users, application passwords, sessions, webhooks, media, imports and exports of the calendar, for administrators.',
+};
 
 function userBody(user: User): Record<string, unknown> {
   return { id: user.id, login: user.login, role: user.role, email: user.email };
 }
 
 const idArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the user.' };
+const passwordIdArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the application password.' };
+const passwordNameArg: ArgSpec = { type: 'string', default: '', extension: true, description: 'A name telling this application password apart from the others.' };
 
 /**
  * User management for administrators (00-conventions), under `{base}/calendar/admin/v1`, followed
  * by the namespace's other routes (webhooks, 80 §4.1).
  */
-export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []): NamespaceDef {
+export function adminNamespace(people: PeopleDeps, otherRoutes: RouteDef[] = []): NamespaceDef {
+  const { users } = people;
   const isAdmin = (ctx: { user: User | null }) => can(ctx.user, 'create_users');
-  return {
-    namespace: ADMIN_NAMESPACE,
-    routes: [
+  const def: NamespaceDef = { namespace: ADMIN_NAMESPACE, routes: [] };
+  def.routes.push(
+    docRoute(def, ADMIN_INFO, ADMIN_FILE_ROUTES),
       {
         pattern: '/users',
         endpoints: [
@@ -36,15 +46,25 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
               login: { type: 'string', required: true, description: 'Login name for the user.' },
               role: { type: 'string', enum: ROLES, required: true, description: 'Role of the user.' },
               email: { type: 'string', description: 'The email address for the user.' },
+              application_password: { type: 'boolean', default: true, extension: true, description: 'Whether to create a first application password (shown once in the answer).' },
+              invite: { type: 'boolean', default: false, extension: true, description: 'Whether to create a one-time sign-in link for the back office (7 days), answered as invitation_url.' },
             },
             permission: isAdmin,
-            handler: async (_ctx, params) => {
-              const { user, password } = await users.create({
-                login: params.get('login'),
-                role: params.get('role'),
-                email: params.get<string | undefined>('email'),
-              });
-              return { status: 201, body: { ...userBody(user), application_password: password } };
+            handler: async (ctx, params) => {
+              const withPassword = params.get<boolean>('application_password');
+              const { user, password } = await users.createUser(
+                { login: params.get('login'), role: params.get('role'), email: params.get<string | undefined>('email') },
+                withPassword,
+              );
+              const invitation = params.get<boolean>('invite') ? await issueSignInLink(people, ctx, user.id, false) : undefined;
+              return {
+                status: 201,
+                body: {
+                  ...userBody(user),
+                  ...(password === undefined ? {} : { application_password: password }),
+                  ...(invitation === undefined ? {} : { invitation_url: invitation.url, invitation_expires: invitation.expires }),
+                },
+              };
             },
           },
         ],
@@ -59,6 +79,19 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
             handler: async (_ctx, params) => ({ body: userBody(await users.get(params.get('id'))) }),
           },
           {
+            methods: ['PATCH'],
+            summary: 'Changes the role or e-mail address of a user; the last administrator keeps the role.',
+            args: {
+              id: idArg,
+              role: { type: 'string', enum: ROLES, extension: true, description: 'Role of the user.' },
+              email: { type: 'string', extension: true, description: 'The email address for the user.' },
+            },
+            permission: isAdmin,
+            handler: async (_ctx, params) => ({
+              body: userBody(await users.update(params.get('id'), { role: params.get<Role | undefined>('role'), email: params.get<string | undefined>('email') })),
+            }),
+          },
+          {
             methods: ['DELETE'],
             args: { id: idArg },
             permission: isAdmin,
@@ -70,12 +103,34 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
         pattern: '/users/(?P<id>\\d+)/application-passwords',
         endpoints: [
           {
-            methods: ['POST'],
+            methods: ['GET'],
+            summary: 'The application passwords of a user: names and dates, never a secret.',
             args: { id: idArg },
             permission: isAdmin,
+            handler: async (_ctx, params) => ({ body: await users.listPasswords(params.get('id')) }),
+          },
+          {
+            methods: ['POST'],
+            args: { id: idArg, name: passwordNameArg },
+            permission: isAdmin,
             handler: async (_ctx, params) => {
-              const { user, password } = await users.newPassword(params.get('id'));
+              const { user, password } = await users.newPassword(params.get('id'), params.get('name'));
               return { status: 201, body: { ...userBody(user), application_password: password } };
+            },
+          },
+        ],
+      },
+      {
+        pattern: '/users/(?P<id>\\d+)/application-passwords/(?P<pid>\\d+)',
+        endpoints: [
+          {
+            methods: ['DELETE'],
+            summary: 'Revokes an application password.',
+            args: { id: idArg, pid: passwordIdArg },
+            permission: isAdmin,
+            handler: async (_ctx, params) => {
+              await users.deletePassword(params.get('id'), params.get('pid'));
+              return { body: { deleted: true } };
             },
           },
         ],
@@ -93,7 +148,8 @@ export function adminNamespace(users: UsersService, otherRoutes: RouteDef[] = []
           },
         ],
       },
-      ...otherRoutes,
-    ],
-  };
+    ...peopleRoutes(people),
+    ...otherRoutes,
+  );
+  return def;
 }

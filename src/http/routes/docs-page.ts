@@ -6,10 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config.ts';
 import { escapeSpecialChars } from '../../domain/text/entities.ts';
-import { EDITION_PREFIXES, LANGUAGES, type Language } from '../../i18n/catalog.ts';
+import { EDITION_PREFIXES, LANGUAGES, translate, type Language } from '../../i18n/catalog.ts';
 import { translateDescription } from '../../i18n/descriptions/index.ts';
 import { INFO_TITLE } from '../openapi/document.ts';
-import { NAMESPACE } from '../../render/urls.ts';
+import { ADMIN_NAMESPACE, NAMESPACE } from '../../render/urls.ts';
 
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const OWN_ASSETS_DIR = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'src/http/openapi/ui');
@@ -47,10 +47,23 @@ function contentSecurityPolicy(publicUrl: string | null): string {
   ].join('; ');
 }
 
-function page(lang: Language, basePath: string, apiPath: string): string {
+/** The documents the page offers (100 §10): the events namespace's, and `?api=admin` the admin namespace's. */
+const DOCUMENTS = [
+  { key: 'events', namespace: NAMESPACE, label: 'docs_events_api' },
+  { key: 'admin', namespace: ADMIN_NAMESPACE, label: 'docs_admin_api' },
+] as const;
+type DocumentKey = (typeof DOCUMENTS)[number]['key'];
+
+function page(lang: Language, basePath: string, apiPath: string, shown: DocumentKey): string {
   const assets = `${basePath}/docs/assets`;
-  const documentUrl = `${apiPath}${EDITION_PREFIXES[lang]}/${NAMESPACE}/doc`;
+  const pageUrl = `${basePath}${EDITION_PREFIXES[lang]}/docs`;
+  const documentUrl = `${apiPath}${EDITION_PREFIXES[lang]}/${DOCUMENTS.find((doc) => doc.key === shown)!.namespace}/doc`;
   const html = (text: string) => escapeSpecialChars(text, true);
+  const links = DOCUMENTS.map((doc) => {
+    const href = doc.key === 'events' ? pageUrl : `${pageUrl}?api=${doc.key}`;
+    const current = doc.key === shown ? ' aria-current="page"' : '';
+    return `<li><a href="${html(href)}"${current}>${html(translate(lang, doc.label))}</a></li>`;
+  }).join('');
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -62,6 +75,7 @@ function page(lang: Language, basePath: string, apiPath: string): string {
 <link rel="icon" type="image/png" sizes="16x16" href="${html(assets)}/favicon-16x16.png">
 </head>
 <body>
+<nav aria-label="${html(translate(lang, 'docs_documents'))}"><ul>${links}</ul></nav>
 <div id="swagger-ui"></div>
 <script src="${html(assets)}/swagger-ui-bundle.js"></script>
 <script src="${html(assets)}/docs-init.js" data-document-url="${html(documentUrl)}"></script>
@@ -72,7 +86,7 @@ function page(lang: Language, basePath: string, apiPath: string): string {
 
 /**
  * `{base}/docs` and `{base}/{da,it,es}/docs`: the browsable documentation, Swagger UI rendering
- * the edition's `{ns}/doc`, served from this service (no CDN), with "try it" against it.
+ * the edition's `{ns}/doc` (or, `?api=admin`, the admin namespace's document), served from this service (no CDN), with "try it" against it.
  */
 export async function registerDocsPage(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(fastifyStatic, {
@@ -85,9 +99,10 @@ export async function registerDocsPage(app: FastifyInstance, config: Config): Pr
   });
   const policy = contentSecurityPolicy(config.publicUrl);
   for (const lang of LANGUAGES) {
-    const body = page(lang, config.basePath, config.apiPath);
-    app.get(`${config.basePath}${EDITION_PREFIXES[lang]}/docs`, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('Content-Security-Policy', policy).send(body),
-    );
+    const bodies = { events: page(lang, config.basePath, config.apiPath, 'events'), admin: page(lang, config.basePath, config.apiPath, 'admin') };
+    app.get(`${config.basePath}${EDITION_PREFIXES[lang]}/docs`, async (request, reply) => {
+      const shown: DocumentKey = (request.query as { api?: unknown }).api === 'admin' ? 'admin' : 'events';
+      return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', policy).send(bodies[shown]);
+    });
   }
 }

@@ -11,7 +11,7 @@ import { fetchIcal } from '../../services/ical-fetch.ts';
 import { importIcal, type ImportOptions } from '../../services/ical-import-service.ts';
 import type { Storage } from '../../storage/database.ts';
 import { parseQueryString } from '../plugins/body-parsers.ts';
-import { createContext } from '../rest/context.ts';
+import { createContext, type RestContext } from '../rest/context.ts';
 import { sendJson } from '../rest/send.ts';
 import { ADMIN_NAMESPACE } from '../../render/urls.ts';
 import { csvTooLarge, importCsvFile, isCsvPart } from './csv-import.ts';
@@ -64,13 +64,38 @@ async function readMultipart(request: FastifyRequest, maxBytes: number): Promise
 }
 
 /**
+ * An import once the request is read (50 C.1; CSV 140 §7): a CSV file, an iCalendar file, or the
+ * iCalendar file at `url`; the report, or a RestError. The API route and the back office's
+ * imports page (100 §10) both run it.
+ */
+export async function runImport(deps: ImportRouteDeps, request: FastifyRequest, ctx: RestContext, file: Buffer | undefined, csv: boolean, fields: Record<string, unknown>): Promise<unknown> {
+  if (csv && file !== undefined) return importCsvFile(deps, request, ctx, file, fields);
+  const options = importOptions(fields);
+  if (file === undefined) {
+    if (typeof fields.url !== 'string' || fields.url === '') throw new RestError(400, 'rest_missing_callback_param', { vars: { params: 'file' }, data: { params: ['file'] } });
+    file = Buffer.from(await fetchIcal(fields.url, deps.config.importUrlAllowlist, deps.config.importMaxBytes));
+  }
+  try {
+    const limits = { maxBytes: deps.config.importMaxBytes, maxEvents: deps.config.importMaxEvents };
+    return await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits, recurrence: deps.config.recurrence }, ctx, ctx.user!, file, options);
+  } catch (error) {
+    if (error instanceof IcalInputError) {
+      throw new RestError(400, 'ical-parse-error', {
+        vars: { line: error.line, reason: error.reason },
+        data: { line: error.line, reason: error.reason, text: error.text },
+      });
+    }
+    throw error;
+  }
+}
+
+/**
  * `POST {base}/calendar/admin/v1/imports` (50 C.1, C.10): administrators only; the file as a
  * multipart part `file`, a `text/calendar` body, or a `url` to fetch. This is the one route that
  * reads uploaded files, with CALENDAR_IMPORT_MAX_BYTES as its body limit.
  */
 export async function registerImportRoute(app: FastifyInstance, deps: ImportRouteDeps): Promise<void> {
   const maxBytes = deps.config.importMaxBytes;
-  const limits = { maxBytes, maxEvents: deps.config.importMaxEvents };
   await app.register(async (scope) => {
     scope.addContentTypeParser(['text/calendar', 'text/csv'], { parseAs: 'buffer', bodyLimit: maxBytes }, (_request, body, done) => done(null, body));
     scope.setErrorHandler((error: FastifyError & { code?: string }, _request, _reply) => {
@@ -101,24 +126,7 @@ export async function registerImportRoute(app: FastifyInstance, deps: ImportRout
           // A body of any other type (read by nobody, 50 C.9) is a mistake the caller should hear of.
           throw new RestError(415, 'ical-unsupported-media-type');
         }
-        if (csv && file !== undefined) return sendJson(request, reply, 200, await importCsvFile(deps, request, ctx, file, fields));
-        const options = importOptions(fields);
-        if (file === undefined) {
-          if (typeof fields.url !== 'string') throw new RestError(400, 'rest_missing_callback_param', { vars: { params: 'file' }, data: { params: ['file'] } });
-          file = Buffer.from(await fetchIcal(fields.url, deps.config.importUrlAllowlist, maxBytes));
-        }
-        try {
-          const report = await importIcal({ db: deps.storage.db, siteZone: deps.config.timezone, limits, recurrence: deps.config.recurrence }, ctx, ctx.user!, file, options);
-          return sendJson(request, reply, 200, report);
-        } catch (error) {
-          if (error instanceof IcalInputError) {
-            throw new RestError(400, 'ical-parse-error', {
-              vars: { line: error.line, reason: error.reason },
-              data: { line: error.line, reason: error.reason, text: error.text },
-            });
-          }
-          throw error;
-        }
+        return sendJson(request, reply, 200, await runImport(deps, request, ctx, file, csv, fields));
       });
     }
   });

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
 import { adminEditorMessagesDa } from './admin-editor/da.ts';
+import { adminRecordsMessagesDa } from './admin-records/da.ts';
 
 export const da: Catalogue = {
   rest_no_route: 'Der blev ikke fundet nogen rute, der matcher URL-adressen og anmodningsmetoden.',
@@ -286,4 +287,5 @@ export const da: Catalogue = {
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,
+  ...adminRecordsMessagesDa,
 };

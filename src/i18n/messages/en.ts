@@ -4,6 +4,7 @@ import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
 import { adminListsMessagesEn } from './admin-lists/en.ts';
+import { adminRecordsMessagesEn } from './admin-records/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
  * (a unit test enforces it). Placeholders are written `{name}`.
@@ -295,6 +296,7 @@ export const en = {
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,
+  ...adminRecordsMessagesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
 import { adminEditorMessagesEs } from './admin-editor/es.ts';
+import { adminRecordsMessagesEs } from './admin-records/es.ts';
 
 export const es: Catalogue = {
   rest_no_route: 'No se ha encontrado ninguna ruta que coincida con la URL y el método de la solicitud.',
@@ -286,4 +287,5 @@ export const es: Catalogue = {
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,
+  ...adminRecordsMessagesEs,
 };

@@ -4,6 +4,7 @@ import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
 import { adminEditorMessagesIt } from './admin-editor/it.ts';
+import { adminRecordsMessagesIt } from './admin-records/it.ts';
 
 export const it: Catalogue = {
   rest_no_route: 'Nessun percorso corrisponde all’URL e al metodo della richiesta.',
@@ -286,4 +287,5 @@ export const it: Catalogue = {
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,
+  ...adminRecordsMessagesIt,
 };

@@ -24,6 +24,7 @@ import { webhookObjects } from './0024-webhook-objects.ts';
 import { csvImports } from './0026-csv-imports.ts';
 import { submissions } from './0029-submissions.ts';
 import { backOfficeSessions } from './0027-back-office-sessions.ts';
+import { appPasswordNames } from './0028-app-password-names.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -57,6 +58,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0026-csv-imports': csvImports(),
         '0029-submissions': submissions(dialect),
         '0027-back-office-sessions': backOfficeSessions(dialect),
+        '0028-app-password-names': appPasswordNames(),
       };
     },
   };

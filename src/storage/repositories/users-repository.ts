@@ -10,6 +10,14 @@ export interface UserRecord {
   created_utc: string;
 }
 
+/** An application password as listed: never its hash. */
+export interface AppPasswordRecord {
+  id: number;
+  name: string;
+  created_utc: string;
+  last_used_utc: string | null;
+}
+
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -35,6 +43,14 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst();
   }
 
+  create(user: Omit<UserRecord, 'id'>): Promise<UserRecord> {
+    return this.db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: Partial<Pick<UserRecord, 'role' | 'email'>>): Promise<void> {
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
   /** Creates the user and its first application password in one transaction. */
   async createWithPassword(user: Omit<UserRecord, 'id'>, passwordHash: string): Promise<UserRecord> {
     return this.db.transaction().execute(async (trx) => {
@@ -44,8 +60,35 @@ export class UsersRepository {
     });
   }
 
-  async addPassword(userId: number, hash: string, createdUtc: string): Promise<void> {
-    await this.db.insertInto('app_passwords').values({ user_id: userId, hash, created_utc: createdUtc }).execute();
+  async addPassword(userId: number, hash: string, createdUtc: string, name = ''): Promise<void> {
+    await this.db.insertInto('app_passwords').values({ user_id: userId, hash, created_utc: createdUtc, name }).execute();
+  }
+
+  listPasswords(userId: number): Promise<AppPasswordRecord[]> {
+    return this.db.selectFrom('app_passwords').select(['id', 'name', 'created_utc', 'last_used_utc']).where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  /**
+   * The users table of the back office (100 §10) in one statement: whether each user can sign
+   * in, the last sign-in, and how many sessions and application passwords each has.
+   */
+  overview(): Promise<{ id: number; can_sign_in: number | string; last_signin_utc: string | null; sessions: number | string | bigint; passwords: number | string | bigint }[]> {
+    return this.db
+      .selectFrom('users')
+      .select((eb) => [
+        'users.id',
+        eb.case().when('users.signin_hash', 'is not', null).then(1).else(0).end().as('can_sign_in'),
+        'users.last_signin_utc',
+        eb.selectFrom('sessions').whereRef('sessions.user_id', '=', 'users.id').select((inner) => inner.fn.countAll().as('n')).as('sessions'),
+        eb.selectFrom('app_passwords').whereRef('app_passwords.user_id', '=', 'users.id').select((inner) => inner.fn.countAll().as('n')).as('passwords'),
+      ])
+      .orderBy('users.id')
+      .execute() as any;
+  }
+
+  async deletePassword(userId: number, passwordId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('app_passwords').where('user_id', '=', userId).where('id', '=', passwordId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** The user owning an application password, by its keyed hash. */

@@ -1,5 +1,6 @@
 import { EDITOR_STYLES } from './editor-stylesheet.ts';
 import { LISTS_STYLES } from './lists-stylesheet.ts';
+import { RECORDS_STYLESHEET } from './records-stylesheet.ts';
 
 /**
  * The back office's layout (100 §12) on the design system's properties and generic classes,
@@ -49,6 +50,7 @@ body.admin{margin:0;overflow-wrap:anywhere}
 const ADMIN_AREA_STYLES: string[] = [
   EDITOR_STYLES,
   LISTS_STYLES,
+  RECORDS_STYLESHEET,
 ];
 
 export const ADMIN_STYLES = [ADMIN_LAYOUT, ...ADMIN_AREA_STYLES].join('\n');

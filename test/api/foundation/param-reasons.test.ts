@@ -8,6 +8,7 @@ import type { RestContext } from '../../../src/http/rest/context.ts';
 import type { NamespaceDef } from '../../../src/http/rest/endpoint.ts';
 import { UrlBuilder } from '../../../src/render/urls.ts';
 import { validateArgs } from '../../../src/args/validate-args.ts';
+import { peopleDeps } from '../../../src/http/routes/admin-people.ts';
 import { adminNamespace } from '../../../src/http/routes/admin-users.ts';
 import { LANGUAGES, translate } from '../../../src/i18n/catalog.ts';
 import { UsersService } from '../../../src/services/users-service.ts';
@@ -55,7 +56,7 @@ describe('every validated argument of every route refuses with a precise reason'
 
   before(async () => {
     t = await startTestApp('sqlite');
-    namespaces = [appNamespace(t), adminNamespace(new UsersService(t.storage, systemClock))];
+    namespaces = [appNamespace(t), adminNamespace(peopleDeps({ users: new UsersService(t.storage, systemClock), storage: t.storage, clock: systemClock, config: t.config }))];
   });
   after(() => t.close());
 

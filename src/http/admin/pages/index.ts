@@ -6,6 +6,7 @@ import { invitePublicPages } from './invite.ts';
 import { logoutPages } from './logout.ts';
 import { moderationPages } from './moderation.ts';
 import { mailPages } from './mail.ts';
+import { recordsPages } from './records-pages.ts';
 import { signinPublicPages } from './signin.ts';
 
 /**
@@ -18,6 +19,7 @@ export const ADMIN_PAGE_MODULES: AdminPageModule[] = [
   eventEditorPages,
   listPages,
   moderationPages, mailPages,
+  recordsPages,
 ];
 
 /** Pages without a session: sign-in and one-time links (they check their own form token). */
