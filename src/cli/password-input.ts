@@ -21,8 +21,9 @@ export async function readLine(input: NodeJS.ReadableStream): Promise<string> {
 
 /** Reads what is typed on the terminal without echoing it; Ctrl-C or Ctrl-D end with a usage error. */
 function readHidden(prompt: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string> {
-  output.write(prompt);
+  // Echo off before the prompt shows: what is typed the moment it appears is never echoed.
   input.setRawMode(true);
+  output.write(prompt);
   input.resume();
   return new Promise((resolve, reject) => {
     let typed = '';

@@ -200,11 +200,12 @@ export class UsersService {
   }
 
   /**
-   * On an empty database, creates the administrator. Returns the password only when it was
-   * generated here (the caller prints it once); a configured password is never echoed.
+   * On a database without an administrator (a new one: migrations may add built-in users, such as
+   * the submissions' contributor), creates the administrator. Returns the password only when it
+   * was generated here (the caller prints it once); a configured password is never echoed.
    */
   async ensureInitialAdmin(login: string, configuredPassword: string | null): Promise<{ created: boolean; generatedPassword?: string }> {
-    if ((await this.users.count()) > 0) return { created: false };
+    if ((await this.users.countByRole('administrator')) > 0) return { created: false };
     if (!isValidLogin(login)) throw new Error(`CALENDAR_ADMIN_LOGIN "${login}" is not a valid login`);
     const password = configuredPassword ?? generateAppPassword();
     try {
@@ -214,7 +215,7 @@ export class UsersService {
       );
     } catch (error) {
       // Another instance created it in the meantime.
-      if ((await this.users.count()) > 0) return { created: false };
+      if ((await this.users.countByRole('administrator')) > 0) return { created: false };
       throw error;
     }
     return configuredPassword ? { created: true } : { created: true, generatedPassword: password };

@@ -21,11 +21,6 @@ export interface AppPasswordRecord {
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    return toInt(row.n);
-  }
-
   async countByRole(role: string): Promise<number> {
     const row = await this.db.selectFrom('users').where('role', '=', role).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return toInt(row.n);

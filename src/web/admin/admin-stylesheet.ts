@@ -30,7 +30,7 @@ body.admin{margin:0;overflow-wrap:anywhere}
 .admin-form fieldset{border:1px solid var(--border);border-radius:var(--radius);padding:var(--space-3);margin:0;min-width:0}
 .field-check{flex-direction:row;flex-wrap:wrap;align-items:center;gap:var(--space-2)}
 .field-check .hint{flex-basis:100%}
-.field-check input{width:1.25rem;height:1.25rem;margin:0}
+.field-check input{width:1.5rem;height:1.5rem;margin:0}
 .field-invalid input,.field-invalid select,.field-invalid textarea{border-color:var(--danger)!important;border-width:2px!important}
 .field-error{margin:0;color:var(--danger);font-weight:600}
 .required{color:var(--text-muted);font-weight:400}

@@ -14,8 +14,8 @@ export const EDITOR_STYLES = `
 .editor-row{display:flex;flex-wrap:wrap;gap:0 var(--space-4)}
 .editor-row>.field{flex:1 1 10rem;min-width:0}
 .editor-checks .field-check,.event-editor .field-check{display:flex;align-items:flex-start;gap:var(--space-2);min-height:2rem;margin:var(--space-1) 0}
-.field-check input{width:1.25rem;height:1.25rem;min-height:0;margin:0;flex:none}
-.field-check label{font-weight:400;font-size:inherit}
+.event-editor .field-check input{width:1.25rem;height:1.25rem;min-height:0;margin:0;flex:none}
+.event-editor .field-check label{font-weight:400;font-size:inherit}
 .editor-tree .depth-1{padding-left:1.5rem}.editor-tree .depth-2{padding-left:3rem}.editor-tree .depth-3{padding-left:4.5rem}.editor-tree .depth-4,.editor-tree .depth-5{padding-left:6rem}
 .field-error{color:var(--danger);font-weight:600;margin:var(--space-1) 0}
 [aria-invalid=true]{border-color:var(--danger);border-width:2px}
