@@ -83,6 +83,13 @@ export function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
+/** RSS split: anonymous memory (V8's heap, malloc, SQLite's page cache) and pages of mapped files (node's binary, libraries). */
+export function rssPartsMb(pid: number): { anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { anon: Math.round(kb('RssAnon') / 1024), file: Math.round((kb('RssFile') + kb('RssShmem')) / 1024) };
+}
+
 /** An authenticated write; `expected` is the status it must answer. */
 export async function send(base: string, method: string, path: string, body: unknown, expected = 201): Promise<any> {
   const response = await fetch(`${base}${NS}${path}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });

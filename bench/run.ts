@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { analyze, copyEvents } from './bulk-copy.ts';
 import {
-  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, runBench, send, startService, stop, withPostgresSchema, workDir, type Measure, type Started,
+  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, rssPartsMb, runBench, send, startService, stop, withPostgresSchema, workDir, type Measure, type Started,
 } from './harness.ts';
 
 /**
@@ -98,6 +98,19 @@ async function measureRoute(base: string, name: string, path: string): Promise<R
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${bytes.toString().slice(0, 300)}`);
   await measure(`${base}${path}`, 2); // warm-up: JIT and caches, not measured
   return { name, bytes: bytes.length, ...(await measureAgainstBare(`${base}${path}`, bytes, response.headers.get('content-type') ?? 'application/json')) };
+}
+
+/** The public pages measured beside the API (rows whose name ends in "page" also show their size). */
+function pageRoutes(firstEventUrl: string): Array<[string, string]> {
+  // Next month is whole in the seeded span: about 27 events a day at 20,000 events over two years.
+  const next = new Date();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return [
+    ['month page', `/events/${next.toISOString().slice(0, 7)}/`],
+    ['list page', '/events/list/'],
+    ['single event page', new URL(firstEventUrl).pathname],
+  ];
 }
 
 function routes(linked: Linked, firstEventId: number): Array<[string, string]> {
@@ -197,6 +210,8 @@ interface Figures {
   large: RouteResult[];
   uncachedLargeMs: Record<string, number>;
   rssMb: { afterSeed: number; afterLoad: number; large: number };
+  /** After the load: what is the process's own memory (heap, malloc, SQLite's cache) and what is mapped files (node, libraries). */
+  rssPartsMb: { anon: number; file: number };
   startupMs: { empty: number; seeded: number };
 }
 
@@ -212,8 +227,10 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const rssAfterSeed = rssMb(service.child.pid!);
   const paths = routes(linked, firstEvent.id);
   const small: RouteResult[] = [];
+  for (const [name, path] of pageRoutes(firstEvent.url)) small.push(await measureRoute(service.base, name, path));
   for (const [name, path] of paths) small.push(await measureRoute(service.base, name, path));
   const rssAfterLoad = rssMb(service.child.pid!);
+  const rssParts = rssPartsMb(service.child.pid!);
   const mixedRun = await mixed(service.base, `${service.base}${paths[0][1]}`, seeded.ids);
   const uncachedMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
@@ -247,6 +264,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
     large,
     uncachedLargeMs,
     rssMb: { afterSeed: rssAfterSeed, afterLoad: rssAfterLoad, large: rssLarge },
+    rssPartsMb: rssParts,
     startupMs: { empty: Math.round(coldStartMs), seeded: Math.round(seededStartMs) },
   };
 }
@@ -256,9 +274,10 @@ function printTable(all: Figures[]): void {
   console.log(`\n| ${EVENTS} events unless said | ${all.map((f) => f.dialect).join(' | ')} |`);
   console.log(`|---|${all.map(() => '---:').join('|')}|`);
   for (const [index, [name]] of all[0].small.map((r) => [r.name]).entries()) {
-    row(`${name}: req/s (bare) ratio, p99 ms`, (f) => {
+    row(`${name}: req/s (bare) ratio, p99 ms${name.endsWith('page') ? ', size' : ''}`, (f) => {
       const r = f.small[index];
-      return `${r.service.requestsPerSecond} (${r.bare.requestsPerSecond}) ${ratio(r.service.requestsPerSecond, r.bare.requestsPerSecond)} %, ${r.service.p99Ms}`;
+      const size = r.name.endsWith('page') ? `, ${Math.round(r.bytes / 1024)} KB` : '';
+      return `${r.service.requestsPerSecond} (${r.bare.requestsPerSecond}) ${ratio(r.service.requestsPerSecond, r.bare.requestsPerSecond)} %, ${r.service.p99Ms}${size}`;
     });
   }
   row('default list under 2 updating clients: req/s, of read-only', (f) => `${f.mixed.reads}, ${ratio(f.mixed.reads, f.mixed.readOnly)} %`);
@@ -274,6 +293,7 @@ function printTable(all: Figures[]): void {
     });
   }
   row('RSS MB after seeding / after load / at growth', (f) => `${f.rssMb.afterSeed} / ${f.rssMb.afterLoad} / ${f.rssMb.large}`);
+  row('RSS MB after load: anonymous (heaps, SQLite cache) / mapped files (node, libraries)', (f) => `${f.rssPartsMb.anon} / ${f.rssPartsMb.file}`);
   row('start-up ms empty / seeded', (f) => `${f.startupMs.empty} / ${f.startupMs.seeded}`);
 }
 

@@ -10,7 +10,7 @@ import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { AnswerReplay } from './http/replay/answer-replay.ts';
 import { registerReplayRecording } from './http/replay/replay-server.ts';
-import { frontServer, type RequestObserver } from './http/front-server.ts';
+import { frontServer } from './http/front-server.ts';
 import { restRouteRewriter } from './http/drop-in/rest-route.ts';
 import { registerRestIndex } from './http/drop-in/rest-index.ts';
 import { registerOldPageRedirects } from './http/drop-in/old-page-urls.ts';
@@ -57,8 +57,6 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests that read them). */
   loggerStream?: DestinationStream;
-  /** Watch every request that reaches the listening server (the shutdown's count of requests in flight). */
-  observers?: RequestObserver[];
   /** Set when a stop begins (`/readyz`). */
   lifecycle?: Lifecycle;
   /** The process's metrics (140 §4); created here when `CALENDAR_METRICS` is on and none is given. */
@@ -74,10 +72,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const { config, storage } = options;
   const clock = options.clock ?? systemClock;
   // A per-client rate counts every request, so then every request goes through the framework.
-  const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock);
-  const rewriteRestRoute = restRouteRewriter(config);
   const metrics = config.metrics.enabled ? (options.metrics ?? new ServiceMetrics()) : undefined;
-  const observers = [...(options.observers ?? []), ...(metrics ? [metrics.observe] : [])];
+  const replay = config.rateLimitPerMinute > 0 ? undefined : new AnswerReplay(storage.epochs, clock, { labelRoutes: metrics !== undefined });
+  const rewriteRestRoute = restRouteRewriter(config);
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config, options.loggerStream, process.stdout.isTTY === true),
     // One line per request instead of Fastify's two (registerRequestLog).
@@ -97,7 +94,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       if (method) req.method = method;
       return req.url ?? '/';
     },
-    serverFactory: frontServer({ rewrite: rewriteRestRoute, observers, replay }),
+    serverFactory: frontServer({ rewrite: rewriteRestRoute, observe: metrics?.observe, replay }),
   });
 
   refuseTunnels(app.server, config);

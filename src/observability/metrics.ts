@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { promClient } from './prom-client.ts';
 import { cacheLookups, type CacheName } from './cache-lookups.ts';
 import { routeLabelOf } from './route-label.ts';
 import type { DeliveryOutcome } from '../services/webhooks/delivery-worker.ts';
@@ -22,7 +23,7 @@ export interface DatabaseReadings {
  * every process that reads them, so they merge by maximum (a worker that is not the job runner reads none).
  */
 export class ServiceMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
   private readonly inFlight: Gauge;
@@ -32,6 +33,8 @@ export class ServiceMetrics {
   private readonly deliveries: Counter<'outcome'>;
 
   constructor() {
+    const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = promClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({ name: 'http_requests_total', help: 'Answered requests, replayed answers and 304s included.', labelNames: ['method', 'route', 'status'], registers });

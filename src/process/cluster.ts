@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createServer } from 'node:net';
-import { AggregatorRegistry, Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import { promClient } from '../observability/prom-client.ts';
 
 type MetricJson = MetricObjectWithValues<MetricValue<string>>;
 import type { Config } from '../config.ts';
@@ -50,6 +51,7 @@ export async function runPrimary(config: Config): Promise<void> {
     await storage.close();
   }
   const port = config.port === 0 ? await freePort(config.host) : config.port;
+  const { AggregatorRegistry, Counter, Gauge, Registry } = promClient();
   const registry = new Registry();
   const liveWorkers = new Gauge({ name: 'calendar_workers', help: 'Live worker processes.', registers: [registry] });
   const restarts = new Counter({ name: 'calendar_worker_restarts_total', help: 'Workers replaced after an unexpected exit.', registers: [registry] });

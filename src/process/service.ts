@@ -94,7 +94,7 @@ export async function runService(config: Config, options: ServiceOptions): Promi
   const stop = async () => {
     const stopBegan = performance.now();
     lifecycle.stopping = true;
-    inFlight.closeConnectionsAfterAnswers();
+    if (app) inFlight.closeConnectionsAfterAnswers(app.server);
     say(`stopping: ${inFlight.count} requests in flight`);
     const cut = setTimeout(() => app?.server.closeAllConnections(), config.shutdownGraceMs);
     const graceOver = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
@@ -115,7 +115,8 @@ export async function runService(config: Config, options: ServiceOptions): Promi
   serviceLock = holdLockOf(config.databaseUrl);
   storage = await openStorage(config.databaseUrl, config.postgresLimits);
   const announce = options.mode === 'single' ? await ensureAdministrator(storage, config) : () => {};
-  app = await buildApp({ config, storage, observers: [inFlight.observe], lifecycle, metrics, exposition: options.exposition });
+  app = await buildApp({ config, storage, lifecycle, metrics, exposition: options.exposition });
+  inFlight.watch(app.server);
   if (lifecycle.stopping) return;
   const logError = (error: unknown, message: string) => app!.log.error({ err: error }, message);
   const logInfo = (fields: object, message: string) => app!.log.info(fields, message);

@@ -218,6 +218,10 @@ for (const dialect of DIALECTS) {
       assert.ok(busy.indexOf('Busy Day Talk 5') < busy.indexOf('Busy Day Talk 1'));
       lacks(busy, /Busy Day Talk 3/);
       has(busy, /<a href="\/events\/2026-04-20\/" aria-label="\+ 2 more events on Monday, April 20, 2026">\+ 2 More<\/a>/);
+      // The JSON-LD describes what the grid lists; the events behind "+ 2 More" are on the day's page.
+      const described = (jsonLd(res.text) as Array<{ name: string }>).map((event) => event.name);
+      assert.ok(described.includes('Busy Day Talk 5') && described.includes('Book Fair'), described.join());
+      assert.ok(!described.includes('Busy Day Talk 3'), described.join());
       has(res.text, /<span class="disabled">« /);
       has(res.text, /<a href="\/events\/2026-05\/" aria-label="Next month: May">May »<\/a>/);
       const may = await get('/events/2026-05/');

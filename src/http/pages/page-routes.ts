@@ -32,6 +32,7 @@ import { serializeOrganizer } from '../../render/json/organizer-serializer.ts';
 import { serializeVenue } from '../../render/json/venue-serializer.ts';
 import { PageData } from './page-data.ts';
 import { markPageAnswer } from '../plugins/request-state.ts';
+import { markReplayable } from '../replay/answer-replay.ts';
 import { parsePagePath, readViewParams } from './page-path.ts';
 import { loadView } from './view-loader.ts';
 import { loadFeed } from './feed-loader.ts';
@@ -299,6 +300,9 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const tag = tagOf(result);
     reply.header('Cache-Control', `public, max-age=${result.maxAge ?? 60}`).header('ETag', tag);
     if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    // A visitor's page is a function of the data, the address and the minute: its repeats are
+    // replayed in front of the framework, as the API's reads are (bytes encoded once, no hooks).
+    if (result.status === 200 && request.method === 'GET' && request.user === null) markReplayable(request.raw, req.ctx.now);
     return reply.send(request.method === 'HEAD' ? '' : result.html);
   };
 

@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import type prettyModule from 'pino-pretty';
+import { lazyModule } from '../../lazy-module.ts';
 import type { Config } from '../../config.ts';
 import type { AnswerReplay } from '../replay/answer-replay.ts';
 
 /** Headers that carry credentials: never written to a log line. */
+/** Loaded only for readable lines (a terminal, or LOG_FORMAT=pretty): JSON lines never need it. */
+const pretty = lazyModule<typeof prettyModule>('pino-pretty');
+
 const REDACTED = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'];
 
 /**
@@ -16,7 +20,7 @@ export function loggerOptions(config: Config, stream: DestinationStream | undefi
   const destination =
     stream ??
     (format === 'pretty'
-      ? pretty({ colorize: isTerminal, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true, sync: true })
+      ? pretty()({ colorize: isTerminal, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId', singleLine: true, sync: true })
       : undefined);
   return { level: config.logLevel, redact: { paths: REDACTED, censor: '[redacted]' }, ...(destination ? { stream: destination } : {}) };
 }

@@ -98,12 +98,20 @@ export class AnswerReplay {
   /** Set when requests are logged: a replayed answer is logged as the framework would. */
   requestLine: RequestLine | undefined;
 
+  private readonly labelRoutes: boolean;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+
+  /** `labelRoutes`: name each replayed request after its route (only the metrics read the names). */
   constructor(
     private readonly epochs: CacheEpochs,
     private readonly clock: Clock,
-    private readonly maxEntries = 500,
-    private readonly maxBytes = 16 * 2 ** 20,
-  ) {}
+    options: { labelRoutes?: boolean; maxEntries?: number; maxBytes?: number } = {},
+  ) {
+    this.labelRoutes = options.labelRoutes ?? false;
+    this.maxEntries = options.maxEntries ?? 500;
+    this.maxBytes = options.maxBytes ?? 16 * 2 ** 20;
+  }
 
   /** Answers `request` from a recording, or hands it to `next` (the framework). */
   handle(request: IncomingMessage, response: ServerResponse, next: (request: IncomingMessage, response: ServerResponse) => void): void {
@@ -142,7 +150,7 @@ export class AnswerReplay {
     const found = this.recordings.get(key);
     if (found === undefined || found.epoch !== epoch || found.second !== second) return false;
     cacheLookups.replay.hits++;
-    setRouteLabel(request, found.route);
+    if (this.labelRoutes) setRouteLabel(request, found.route);
     response.writeHead(200, found.headers);
     response.end(found.body);
     this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);

@@ -1,19 +1,24 @@
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import type sharpModule from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
 import { RestError } from '../../domain/errors.ts';
 import type { ImageFormat } from '../../domain/media/formats.ts';
 import { isPolyglot } from '../../domain/media/polyglot.ts';
 import { sniffFormat } from '../../domain/media/signature.ts';
 import { fullDimensions, plannedSizes, sizeFileKey, type Dimensions, type PlannedSize } from '../../domain/media/sizes.ts';
+import { lazyModule } from '../../lazy-module.ts';
 
-// No decoded image is kept between uploads, and only the five loaders we feed are reachable
-// (110-media §3.1): a sniffing mistake can never reach the SVG, PDF or TIFF loaders.
-sharp.cache(false);
-// One libvips thread per image: uploads run side by side up to CALENDAR_UPLOAD_CONCURRENCY, and
-// on a small machine a core stays free for the event loop (§4.5: no stall over 50 ms).
-sharp.concurrency(1);
-sharp.block({ operation: ['VipsForeignLoad'] });
-sharp.unblock({
-  operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadNsgifBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadHeifBuffer'],
+/** libvips is loaded with the first image (about 20 MB of RSS a process without uploads never needs). */
+const sharp = lazyModule<typeof sharpModule>('sharp', (library) => {
+  // No decoded image is kept between uploads, and only the five loaders we feed are reachable
+  // (110-media §3.1): a sniffing mistake can never reach the SVG, PDF or TIFF loaders.
+  library.cache(false);
+  // One libvips thread per image: uploads run side by side up to CALENDAR_UPLOAD_CONCURRENCY, and
+  // on a small machine a core stays free for the event loop (§4.5: no stall over 50 ms).
+  library.concurrency(1);
+  library.block({ operation: ['VipsForeignLoad'] });
+  library.unblock({
+    operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadNsgifBuffer', 'VipsForeignLoadWebpBuffer', 'VipsForeignLoadHeifBuffer'],
+  });
 });
 
 const MAX_FRAMES = 1000;
@@ -54,7 +59,7 @@ export async function inspectImage(bytes: Buffer, maxPixels: number): Promise<In
   if (format === undefined || isPolyglot(bytes, format)) throw invalidType();
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
+    metadata = await sharp()(bytes, { animated: true, limitInputPixels: false }).metadata();
   } catch {
     throw invalidImage();
   }
@@ -70,7 +75,7 @@ export async function inspectImage(bytes: Buffer, maxPixels: number): Promise<In
 }
 
 function decoder(image: InspectedImage, animated: boolean): Sharp {
-  return sharp(image.bytes, { failOn: 'warning', limitInputPixels: image.maxPixels, animated, sequentialRead: true });
+  return sharp()(image.bytes, { failOn: 'warning', limitInputPixels: image.maxPixels, animated, sequentialRead: true });
 }
 
 /** The encoder of §4.3 for a file of `format` (sizes of a GIF are PNG). */
@@ -117,7 +122,7 @@ export async function processImage(image: InspectedImage): Promise<ProcessedImag
   } catch {
     throw invalidImage();
   }
-  const raw = () => sharp(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } });
+  const raw = () => sharp()(pixels.data, { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } });
   const fullFile = animated
     ? await encoded(encode(decoder(image, true).resize(full.width, full.height, { fit: 'fill' }), image.format, false), image.format, full)
     : await encoded(encode(raw(), image.format, image.palette), image.format, full);

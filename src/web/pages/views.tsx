@@ -79,8 +79,10 @@ export interface DayModel<E = EventView> extends ViewFrame {
 
 export type ViewModel<E = EventView> = ListModel<E> | MonthModel<E> | DayModel<E> | WeekModel<E>;
 
-export function Page({ env, model, head, children }: { env: PageEnv; model: ViewModel; head?: ComponentChildren; children: ComponentChildren }) {
-  const jsonLd = model.events.flatMap((event) => (event.json_ld ? [event.json_ld] : []));
+/** `described`: the events the page shows, when it shows fewer than it loaded (the month grid's "+ N more"). */
+export function Page({ env, model, head, described, children }: { env: PageEnv; model: ViewModel; head?: ComponentChildren; described?: ReadonlySet<EventView>; children: ComponentChildren }) {
+  const shown = described === undefined ? model.events : model.events.filter((event) => described.has(event));
+  const jsonLd = shown.flatMap((event) => (event.json_ld ? [event.json_ld] : []));
   return (
     <Frame
       env={env}
@@ -190,11 +192,13 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
   const { t } = env;
   const { state } = model;
   const weeks = monthCells(model);
+  // The JSON-LD describes the events the grid lists (55 §7.2); those behind "+ N more" are on their day's page.
+  const described = new Set(weeks.flatMap((week) => week.flatMap((cell) => [...cell.spanning, ...cell.timed.slice(0, model.perDay)])));
   const monthHref = (month: string) => viewHref(env, { ...state, view: 'month', anchor: month, date: undefined });
   const dayHref = (date: string) => viewHref(env, { ...state, view: 'day', anchor: date, date: undefined });
   const hasEvents = model.events.length > 0 || model.dayCounts !== undefined;
   return (
-    <Page env={env} model={model}>
+    <Page env={env} model={model} described={described}>
       <nav aria-label={t('page_month_nav')} class="paging">
         <ul>
           <li>

@@ -42,6 +42,22 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test("a visitor's page is replayed with the same status, headers and bytes, and a write shows in the next one", async () => {
+      const event = await createEvent(t, 'editor', { title: 'Pagemark', start_date: '2025-04-22 10:00:00', end_date: '2025-04-22 11:00:00' });
+      for (const url of ['/events/2025-04/', '/events/list/', `/event/${event.slug}/`]) {
+        const first = await t.request('GET', url);
+        assert.equal(first.status, 200, url);
+        assert.equal(replayed(), false, url);
+        const again = await t.request('GET', url);
+        assert.equal(replayed(), true, url);
+        assert.deepEqual(withoutDate(again), withoutDate(first), url);
+      }
+      await createEvent(t, 'editor', { title: 'Pagemark later', start_date: '2025-04-23 10:00:00', end_date: '2025-04-23 11:00:00' });
+      const after = await t.request('GET', '/events/2025-04/');
+      assert.equal(replayed(), false);
+      assert.match(after.text, /Pagemark later/);
+    });
+
     test('a write shows in the next read, and the read after it is replayed again', async () => {
       const url = `${EVENTS}?search=rewritemark`;
       assert.equal((await t.request('GET', url)).body.total, 0);
