@@ -6,6 +6,7 @@ import type { User } from '../../domain/users/user.ts';
 import type { RenderContext } from '../../render/context.ts';
 import type { Storage } from '../../storage/database.ts';
 import { MailRepository } from '../../storage/repositories/mail-repository.ts';
+import { UsersRepository } from '../../storage/repositories/users-repository.ts';
 import { SubmissionsRepository } from '../../storage/repositories/submissions-repository.ts';
 import type { Database, EventRow, SubmissionRow } from '../../storage/schema.ts';
 import { EventsService } from '../events-service.ts';
@@ -43,7 +44,7 @@ export class ModerationService {
     if (submission.decision !== null || (event.status !== 'pending' && event.status !== 'draft')) throw new RestError(409, 'submission-already-decided');
     const notify = options.notify ?? true;
     const env = { principal: moderator, now: ctx.now, siteZone: this.config.timezone };
-    const memberEmail = submission.member_id === null ? null : ((await this.storage.db.selectFrom('users').select('email').where('id', '=', submission.member_id).executeTakeFirst())?.email ?? null);
+    const memberEmail = submission.member_id === null ? null : ((await new UsersRepository(this.storage.db).findById(submission.member_id))?.email ?? null);
     let mailed = false;
 
     if (decision === 'approve') {
@@ -92,10 +93,7 @@ export class ModerationService {
   /** The venue and organizer the submission created, when no other non-trashed event links them. */
   private async removeCreated(db: Kysely<Database>, submission: SubmissionRow, eventId: number, remove: (type: LinkedPostType, record: NonNullable<Awaited<ReturnType<typeof findLinkedPostById>>>) => Promise<unknown>): Promise<void> {
     for (const [type, linked] of this.createdLinks(submission)) {
-      const others = type === VENUE
-        ? await db.selectFrom('events').select('id').where('venue_id', '=', linked).where('id', '!=', eventId).where('status', '!=', 'trash').executeTakeFirst()
-        : await db.selectFrom('event_organizers').innerJoin('events', 'events.id', 'event_organizers.event_id').select('events.id').where('organizer_id', '=', linked).where('events.id', '!=', eventId).where('events.status', '!=', 'trash').executeTakeFirst();
-      if (others) continue;
+      if (await new SubmissionsRepository(db).linkedElsewhere(type === VENUE ? 'venue' : 'organizer', linked, eventId)) continue;
       const record = await findLinkedPostById(db, type, linked, new Date());
       if (record && record.status !== 'trash') await remove(type, record);
     }

@@ -11,6 +11,5 @@ export async function submissionKey(db: Kysely<Database>): Promise<Buffer> {
 
 /** The built-in contributor that visitors' events belong to (migration 0029). */
 export async function builtInSubmitterId(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', 'submissions_user_id').executeTakeFirstOrThrow();
-  return Number(row.value);
+  return Number(await new SettingsRepository(db).require('submissions_user_id'));
 }

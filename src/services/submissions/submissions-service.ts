@@ -216,8 +216,7 @@ export class SubmissionsService {
     }
     const ids = form.categories.filter((entry) => /^[1-9]\d{0,9}$/.test(entry)).map(Number);
     if (ids.length > 0) {
-      const found = await db.selectFrom('terms').select('id').where('taxonomy', '=', 'tribe_events_cat').where('id', 'in', ids).execute();
-      if (found.length !== new Set(ids).size) reasons['categories[]'] = { code: 'rest_unknown_terms', messageKey: 'submit_reason_unknown_terms' };
+      if ((await new SubmissionsRepository(db).countCategories(ids)) !== new Set(ids).size) reasons['categories[]'] = { code: 'rest_unknown_terms', messageKey: 'submit_reason_unknown_terms' };
     }
     return reasons;
   }
@@ -232,8 +231,8 @@ async function createdLinks(trx: Kysely<Database>, event: EventRow, form: Submis
   }
   let organizer: number | null = null;
   if (form.organizer === 'new') {
-    const link = await trx.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', event.id).executeTakeFirst();
-    const record = link ? await findLinkedPostById(trx, ORGANIZER, link.organizer_id, now) : undefined;
+    const linked = await new SubmissionsRepository(trx).firstOrganizerOf(event.id);
+    const record = linked === undefined ? undefined : await findLinkedPostById(trx, ORGANIZER, linked, now);
     if (record && record.status !== 'publish') organizer = record.id;
   }
   return { created_venue_id: venue, created_organizer_id: organizer };

@@ -8,6 +8,24 @@ export type AttemptOutcome = 'stored' | 'bad-token' | 'too-fast' | 'expired' | '
 export class SubmissionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Whether a non-trashed event other than `eventId` links the venue or organizer. */
+  async linkedElsewhere(kind: 'venue' | 'organizer', linkedId: number, eventId: number): Promise<boolean> {
+    const other = kind === 'venue'
+      ? await this.db.selectFrom('events').select('id').where('venue_id', '=', linkedId).where('id', '!=', eventId).where('status', '!=', 'trash').executeTakeFirst()
+      : await this.db.selectFrom('event_organizers').innerJoin('events', 'events.id', 'event_organizers.event_id').select('events.id').where('organizer_id', '=', linkedId).where('events.id', '!=', eventId).where('events.status', '!=', 'trash').executeTakeFirst();
+    return other !== undefined;
+  }
+
+  /** The first organizer linked to an event (a submission links at most one). */
+  async firstOrganizerOf(eventId: number): Promise<number | undefined> {
+    return (await this.db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).executeTakeFirst())?.organizer_id;
+  }
+
+  /** How many of the ids are event categories. */
+  async countCategories(ids: readonly number[]): Promise<number> {
+    return (await this.db.selectFrom('terms').select('id').where('taxonomy', '=', 'tribe_events_cat').where('id', 'in', ids).execute()).length;
+  }
+
   /** Stored and dropped attempts of a key since `since`, oldest first (the 429's `Retry-After`). */
   async attemptsSince(keyHash: string, since: string): Promise<{ count: number; oldest: string | null }> {
     const row = await this.db.selectFrom('submission_attempts')
