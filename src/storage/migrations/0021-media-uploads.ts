@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { existingColumns } from './existing-columns.ts';
 
 /**
  * Uploaded images (110-media): the media row gains what an upload has (source, slug, title, alt
@@ -24,8 +25,7 @@ export function mediaUploads(dialect: Dialect): Migration {
         ['modified_utc', 'text', null],
       ];
       // Rerunnable (a test re-applies the migrations after 0019 to an upgraded copy): what exists stays.
-      const media = (await db.introspection.getTables()).find((table) => table.name === 'media');
-      const existing = new Set(media?.columns.map((column) => column.name));
+      const existing = await existingColumns(db, 'media');
       for (const [name, type, fallback] of columns) {
         if (existing.has(name)) continue;
         await db.schema.alterTable('media').addColumn(name, type, (c) => (fallback === null ? c : c.notNull().defaultTo(fallback))).execute();

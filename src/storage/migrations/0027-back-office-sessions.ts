@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { existingColumns } from './existing-columns.ts';
 
 /**
  * The back office's sign-in (100 §3, §4): a sign-in password per user (separate from application
@@ -9,8 +10,7 @@ import type { Dialect } from '../database.ts';
 export function backOfficeSessions(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      const users = (await db.introspection.getTables()).find((table) => table.name === 'users');
-      const existing = new Set(users?.columns.map((column) => column.name));
+      const existing = await existingColumns(db, 'users');
       for (const name of ['signin_hash', 'signin_changed_utc', 'last_signin_utc']) {
         if (!existing.has(name)) await db.schema.alterTable('users').addColumn(name, 'text').execute();
       }
