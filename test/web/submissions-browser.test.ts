@@ -40,11 +40,13 @@ describe('submission form in a browser', { skip: browserSkip }, () => {
     const context = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
     const page = await context.newPage();
     const errors: string[] = [];
+    const requests: string[] = [];
+    context.on('request', (request) => requests.push(request.url()));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
     page.on('pageerror', (error) => errors.push(error.message));
-    return { page, errors, close: () => context.close() };
+    return { page, errors, requests, close: () => context.close() };
   };
 
   const fill = async (page: Page, title: string, endTime = '21:00') => {
@@ -81,13 +83,15 @@ describe('submission form in a browser', { skip: browserSkip }, () => {
   });
 
   test('scripts on: the ALTCHA widget solves the proof of work in the page, the submission is not flagged', async () => {
-    const { page, errors, close } = await open(true);
+    const { page, errors, requests, close } = await open(true);
     await page.goto(`${origin}/events/community/add/`);
     await page.locator('altcha-widget').waitFor();
     await fill(page, 'Scripted Choir');
     await Promise.all([page.waitForURL(`${origin}/events/community/thanks/`, { timeout: 30_000 }), page.click('form.submission-form button[type="submit"]')]);
     assert.deepEqual(await stored('Scripted Choir'), { status: 'pending', flags: '' });
     assert.deepEqual(errors, []);
+    assert.deepEqual(requests.filter((url) => !url.startsWith(`${origin}/`)), [], 'no third-party request');
+    for (const path of ['/assets/submit.js', '/assets/altcha/altcha.js', '/assets/altcha/workers/pbkdf2.js']) assert.ok(requests.includes(origin + path), path);
     await close();
   });
 
