@@ -1,7 +1,7 @@
-/** The submission form (120 §4): the honeypot moved off-screen (not hidden from assistive technology), fieldsets, error marks. */
+/** The submission form (120 §4): the honeypot moved off-screen (not hidden from assistive technology), fieldsets (min-width 0: their min-content default let date inputs overflow 320 px), error marks. */
 export const SUBMISSION_STYLES = `
 .submission-form{max-width:40rem}
-.submission-form fieldset{border:1px solid var(--border);border-radius:var(--radius);padding:var(--space-3) var(--space-4);margin:var(--space-4) 0}
+.submission-form fieldset{min-width:0;border:1px solid var(--border);border-radius:var(--radius);padding:var(--space-3) var(--space-4);margin:var(--space-4) 0}
 .submission-form .field{margin:var(--space-3) 0}
 .submission-form input[type=text],.submission-form input[type=email],.submission-form input[type=url],.submission-form input[type=date],.submission-form input[type=time],.submission-form select,.submission-form textarea{font:inherit;min-height:2.5rem;padding:.375rem .5rem;border:1px solid var(--border-strong);border-radius:var(--radius);background:var(--surface);color:var(--text);max-width:100%}
 .submission-form textarea{min-height:8rem}

@@ -27,15 +27,16 @@ export interface StartedService {
 
 /**
  * Runs the start script in its own process group (the shell and the node it starts), with a free
- * port, and waits for the address it prints. Nothing from the sources is imported into this
+ * port, and waits for the address it prints; `extraEnv` adds a suite's own settings. Nothing from the sources is imported into this
  * process: what answers is exactly what users run.
  */
-export async function startBundle(databaseUrl: string, uploadsDir: string): Promise<StartedService> {
+export async function startBundle(databaseUrl: string, uploadsDir: string, extraEnv: Record<string, string> = {}): Promise<StartedService> {
   const env: NodeJS.ProcessEnv = {
     ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH}`, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
     CALENDAR_WEBHOOKS_ALLOW_INSECURE: '1', CALENDAR_UPLOADS_DIR: uploadsDir,
     // Every view, the opt-in map included (130 §2).
     CALENDAR_VIEWS: 'list,month,day,week,photo,summary,map',
+    ...extraEnv,
   };
   delete env.CALENDAR_ADMIN_PASSWORD;
   const child: ChildProcess = spawn('sh', ['-c', START_SCRIPT], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
