@@ -161,11 +161,11 @@ table.month{width:100%;border-collapse:collapse;table-layout:fixed;margin:var(--
 .month li a{color:var(--text);font-weight:600;text-decoration:none}
 .month li a:hover{text-decoration:underline}
 .month li time{font-variant-numeric:tabular-nums;font-weight:400}
-.month li.spanning{border-left-style:double;border-left-width:4px}
+.month li.spanning,.month li.continues{border-left-style:double;border-left-width:4px}
 .month li.more{background:none;border:0;padding-left:0}
 .month li.more a{color:var(--accent)}
 .month .featured-label{margin-left:var(--space-1);font-size:.6875rem;vertical-align:.1em}
-.continues{color:var(--text-muted);font-style:italic}
+.month li.continues{color:var(--text-muted);font-style:italic}
 .day-count a{font-weight:600}
 
 /* Single pages */

@@ -218,6 +218,9 @@ for (const dialect of DIALECTS) {
       assert.ok(busy.indexOf('Busy Day Talk 5') < busy.indexOf('Busy Day Talk 1'));
       lacks(busy, /Busy Day Talk 3/);
       has(busy, /<a href="\/events\/2026-04-20\/" aria-label="\+ 2 more events on Monday, April 20, 2026">\+ 2 More<\/a>/);
+      // A covered cell that is neither the start day nor its row's first: "continues", the title for screen readers only.
+      const sunday = res.text.slice(res.text.indexOf('datetime="2026-04-19"'), res.text.indexOf('datetime="2026-04-20"'));
+      has(sunday, /<li class="continues">continues <span class="vh">Book Fair<\/span><\/li>/);
       // The JSON-LD describes what the grid lists; the events behind "+ 2 More" are on the day's page.
       const described = (jsonLd(res.text) as Array<{ name: string }>).map((event) => event.name);
       assert.ok(described.includes('Busy Day Talk 5') && described.includes('Book Fair'), described.join());

@@ -269,16 +269,15 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
                       <ul>
                         {cell.spanning.map((event) => {
                           const titled = datePart(event.start_date) === cell.date || column === 0 || cell.date === model.firstCell;
-                          return (
+                          // A continuation is the item itself, not a span in it: a multi-day event has one in each cell it covers, which adds up on a busy month.
+                          return titled ? (
                             <li class="spanning">
-                              {titled ? (
-                                <a href={localHref(env, event.url)}>{event.title}</a>
-                              ) : (
-                                <span class="continues">
-                                  {t('page_continues')} <span class="vh">{event.title}</span>
-                                </span>
-                              )}
-                              {titled && event.featured ? <span class="featured-label">{t('page_featured')}</span> : null}
+                              <a href={localHref(env, event.url)}>{event.title}</a>
+                              {event.featured ? <span class="featured-label">{t('page_featured')}</span> : null}
+                            </li>
+                          ) : (
+                            <li class="continues">
+                              {t('page_continues')} <span class="vh">{event.title}</span>
                             </li>
                           );
                         })}
