@@ -28,7 +28,6 @@ export function moderationRoutes(moderation: ModerationService): RouteDef[] {
             const result = await moderation.decide(ctx, ctx.user!, params.get<number>('id'), params.get<Decision>('decision'), {
               reason: params.has('reason') ? params.get<string>('reason') : undefined,
               notify: params.get<boolean>('notify'),
-              eventUrl: (event) => `${ctx.urls.edition}/event/${event.slug}/`,
             });
             return { body: result };
           },

@@ -30,6 +30,7 @@ import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache, type CacheView } from '../../read/read-cache.ts';
+import { approvalOnPublication } from '../../services/submissions/approval.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';
@@ -66,7 +67,7 @@ function singleSurvives(id: number, write: DescribedWrite): boolean {
 export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
-  const events = new EventsService(db, siteZone, deps.config.recurrence, deps.storage.epochs.journal);
+  const events = new EventsService(db, siteZone, deps.config.recurrence, deps.storage.epochs.journal, approvalOnPublication(deps.config));
   const lookups = new EventLookups(deps.storage, events);
   const argDeps = { db, events, lookups };
   const createArgs = writeArgs(argDeps, true);
