@@ -54,13 +54,17 @@ for (const dialect of DIALECTS) {
 
     test('REST update status=publish approves once; publishing again or updating after queues no second mail', async () => {
       const { event_id: id, created_venue_id: venueId } = await submit();
-      // Read (and so cached) before the publication: the venue list must not keep it out after.
+      // Read (and so cached) before the publication: no cache may keep the venue pending after it.
       assert.ok(!(await t.request('GET', `${NS}/venues`)).body.venues.some((venue: { id: number }) => venue.id === venueId));
+      assert.equal((await t.request('GET', `${NS}/events/${id}`, { as: 'editor' })).body.venue.status, 'pending');
       const published = await t.request('POST', `${NS}/events/${id}`, { as: 'editor', body: { status: 'publish' } });
       assert.equal(published.status, 200);
       assert.equal(published.body.status, 'publish');
+      assert.equal(published.body.venue.status, 'publish', 'the answer shows the venue as the approval left it');
+      assert.equal(published.body.organizer[0].status, 'publish');
       await assertApproved(id, t.users.editor.id);
       assert.ok((await t.request('GET', `${NS}/venues`)).body.venues.some((venue: { id: number }) => venue.id === venueId), 'the venue is public');
+      assert.equal((await t.request('GET', `${NS}/events/${id}`, { as: 'editor' })).body.venue.status, 'publish');
       assert.equal((await t.request('PATCH', `${NS}/events/${id}`, { as: 'editor', body: { title: 'Renamed' } })).status, 200);
       assert.equal((await t.request('PUT', `${NS}/events/${id}`, { as: 'editor', body: { status: 'draft' } })).body.status, 'draft');
       assert.equal((await t.request('PUT', `${NS}/events/${id}`, { as: 'administrator', body: { status: 'publish' } })).body.status, 'publish');
