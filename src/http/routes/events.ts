@@ -31,6 +31,9 @@ import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache, type CacheView } from '../../read/read-cache.ts';
 import { approvalOnPublication } from '../../services/submissions/approval.ts';
+import { showsSubmission } from '../../domain/submissions/submitter-visibility.ts';
+import { loadSubmissions } from '../../read/submission-models.ts';
+import { serializeSubmission } from '../../render/json/submission-serializer.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';
@@ -125,7 +128,11 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return { id, body: new JsonText(JSON.stringify(value), value) };
     });
-    return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
+    if (!showsSubmission(ctx.user, params.get('context'))) return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
+    // Read fresh, outside the shared cache: a submission changes without its event (the
+    // retention job erases the submitter), and no other caller's entry can then hold it.
+    const value = { ...(body.value as object), submission: serializeSubmission((await loadSubmissions(db, [id])).get(id)) };
+    return { body: new JsonText(JSON.stringify(value), value), etag: eventTag(event) };
   };
 
   /**
