@@ -111,6 +111,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.request('GET', `${NS}/events/${id}`)).status, 200);
     });
 
+    test('a CSV import whose row publishes the event approves it', async () => {
+      const { event_id: id } = await submit();
+      const csv = (await t.request('GET', `${ADMIN_NS}/exports/events.csv`, { as: 'administrator' })).text;
+      const [header, ...rows] = csv.split(/\r?\n/);
+      const row = rows.find((line) => line.includes(`Submitted ${count}`))!;
+      assert.match(row, /,pending,/);
+      const report = await t.request('POST', `${ADMIN_NS}/imports?kind=events`, { as: 'administrator', body: `${header}\r\n${row.replace(',pending,', ',publish,')}\r\n`, headers: { 'content-type': 'text/csv' } });
+      assert.equal(report.status, 200, report.text);
+      assert.deepEqual(report.body.totals, { created: 0, updated: 1, unchanged: 0, skipped: 0 }, JSON.stringify(report.body.items));
+      await assertApproved(id, t.users.administrator.id);
+    });
+
     test('bulk publish approves each submission once', async () => {
       const first = await submit();
       const second = await submit();
