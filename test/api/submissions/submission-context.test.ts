@@ -98,6 +98,16 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('the key costs one statement, and only with context=edit', async () => {
+      const cost = async (query: string) => {
+        await read(pending, 'editor', query);
+        const before = await t.queryCount();
+        assert.equal((await read(pending, 'editor', query)).status, 200);
+        return (await t.queryCount()) - before;
+      };
+      assert.equal((await cost('?context=edit')) - (await cost('')), 1);
+    });
+
     test('lists carry no submission, with context=edit either', async () => {
       const list = await t.request('GET', `${NS}/events?context=edit&status=pending,publish&start_date=2031-01-01`, { as: 'editor' });
       assert.equal(list.status, 200);
