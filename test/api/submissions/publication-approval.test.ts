@@ -74,6 +74,14 @@ for (const dialect of DIALECTS) {
       assert.equal(moderated.body.code, 'submission-already-decided');
     });
 
+    test('concurrent publications approve once', async () => {
+      const { event_id: id } = await submit();
+      const answers = await Promise.all(['editor', 'administrator', 'editor'].map((as) => t.request('PATCH', `${NS}/events/${id}`, { as: as as 'editor', body: { status: 'publish' } })));
+      assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+      assert.equal((await approvalMails(id)).length, 1);
+      assert.equal((await submission(id)).decision, 'approved');
+    });
+
     test('a publication scheduled for later is the approval too; other updates decide nothing', async () => {
       const { event_id: id } = await submit();
       assert.equal((await t.request('PATCH', `${NS}/events/${id}`, { as: 'editor', body: { title: 'Still pending' } })).body.status, 'pending');
