@@ -10,6 +10,7 @@ import { uidDomainOf } from '../services/csv/csv-uid.ts';
 import { UsersService } from '../services/users-service.ts';
 import { cliContext, stringOption, UsageError, withStorage, type CliArgs, type CliCommand } from './command.ts';
 import { readStdin } from './import-ics.ts';
+import { approvalOnPublication } from '../services/submissions/approval.ts';
 
 const STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 
@@ -72,7 +73,7 @@ exit codes: 0 every row written or unchanged, 1 some rows skipped, 2 usage or fi
       const origin = config.publicUrl ?? 'http://localhost';
       try {
         const report = await importCsv(
-          { db: storage.db, siteZone: config.timezone, limits: { maxBytes: config.importMaxBytes, maxRows: config.importMaxEvents }, recurrence: config.recurrence, uidDomain: uidDomainOf(origin, config.basePath) },
+          { db: storage.db, siteZone: config.timezone, limits: { maxBytes: config.importMaxBytes, maxRows: config.importMaxEvents }, recurrence: config.recurrence, uidDomain: uidDomainOf(origin, config.basePath), publication: approvalOnPublication(config) },
           cliContext(config, user, systemClock()), user, bytes, options,
         );
         if (args.values.json === true) console.log(JSON.stringify(report, null, 2));

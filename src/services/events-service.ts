@@ -202,6 +202,20 @@ export interface UpdateChecks {
   authorize?: (series: EventRow) => void;
   /** Told, with the row before and after, when the update was of a standalone event (no series involved). */
   onStandalone?: (before: EventRow, after: EventRow) => void;
+  /** Told when the publication hook wrote other records too (what the update is described as no longer covers). */
+  onHookWrites?: () => void;
+}
+
+/**
+ * What else an update that publishes an event writes, inside its transaction (120 §8.2: the
+ * publication of a submitted event is its approval); true when it wrote anything.
+ */
+export type PublicationHook = (trx: Kysely<Database>, ctx: RenderContext, user: User, event: EventRow) => Promise<boolean>;
+
+/** Publication: a stored status that was neither published nor scheduled becomes one of them (40 §6.1). */
+function publishes(before: EventRow, after: EventRow): boolean {
+  const published = (status: string) => status === 'publish' || status === 'future';
+  return !published(before.status) && published(after.status);
 }
 
 /** What a write's caller checks on the row it locks: its precondition and its right (UpdateChecks). */
@@ -220,6 +234,8 @@ export class EventsService {
     recurrence: RecurrenceSettings = RECURRENCE_DEFAULTS,
     /** Where updates are described, so that caches keep what they cannot have changed. */
     private readonly journal?: WriteJournal,
+    /** Run by every update that publishes an event. */
+    private readonly onPublication?: PublicationHook,
   ) {
     this.series = new SeriesService(recurrence);
   }
@@ -453,11 +469,13 @@ export class EventsService {
     checks: WriteChecks = {},
   ): Promise<T> {
     let write: DescribedWrite | undefined;
-    const described = this.journal && { journal: this.journal, write: () => write };
+    let hookWrites = false;
+    const described = this.journal && { journal: this.journal, write: () => (hookWrites ? undefined : write) };
     const onStandalone = (before: EventRow, after: EventRow) => (write = describedUpdate(before, after, fields));
+    const onHookWrites = () => (hookWrites = true);
     return inTransaction(this.db, async (trx) => {
-      const updated = await this.updateIn(trx, ctx, user, id, fields, { ...checks, onStandalone });
-      return describe(trx, updated, write);
+      const updated = await this.updateIn(trx, ctx, user, id, fields, { ...checks, onStandalone, onHookWrites });
+      return describe(trx, updated, hookWrites ? undefined : write);
     }, described);
   }
 
@@ -468,12 +486,21 @@ export class EventsService {
     user: User,
     id: number,
     fields: EventFields,
-    { precondition, authorize, onStandalone }: UpdateChecks = {},
+    { precondition, authorize, onStandalone, onHookWrites }: UpdateChecks = {},
   ): Promise<EventRow> {
     const now = ctx.now;
     const { event: current, master } = await this.lockedMember(trx, id, now);
     authorize?.(master ?? current);
     checkPrecondition(precondition, eventTag(current));
+    const updated = await this.dispatchUpdate(trx, ctx, user, current, master, fields, onStandalone);
+    if (this.onPublication !== undefined && publishes(current, updated) && (await this.onPublication(trx, ctx, user, updated))) onHookWrites?.();
+    return updated;
+  }
+
+  /** The update of `current` by scope (60 §6.1); returns the stored event. */
+  private async dispatchUpdate(trx: Kysely<Database>, ctx: RenderContext, user: User, current: EventRow, master: EventRow | undefined, fields: EventFields, onStandalone: UpdateChecks['onStandalone']): Promise<EventRow> {
+    const now = ctx.now;
+    const id = current.id;
     if (master !== undefined) {
       const scope = fields.scope ?? 'this';
       if (scope === 'this') await this.updateOccurrence(trx, ctx, user, current, master, fields);

@@ -3,7 +3,7 @@ import type { JsonSchema } from '../schemas/json-schema.ts';
 import type { Describe } from './describe.ts';
 
 /** A copy of a schema with every description in the edition's language. */
-function localized(schema: JsonSchema, describe: Describe): JsonSchema {
+export function localized(schema: JsonSchema, describe: Describe): JsonSchema {
   const copy: JsonSchema = { ...schema };
   if (schema.description !== undefined) copy.description = describe(schema.description);
   if (schema.properties) {

@@ -1,7 +1,7 @@
 import type { Endpoint, HttpMethod, NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import type { Describe } from './describe.ts';
 import { bodyProperty, EXTENSION_KEY, locationOf, parameterObject } from './parameters.ts';
-import { responsesFor, RESOURCE_SCHEMAS, type OperationKind } from './responses.ts';
+import { documentedResponses, responsesFor, RESOURCE_SCHEMAS, type OperationKind } from './responses.ts';
 import { openApiPath, pathVariables, resourceOf } from './route-paths.ts';
 
 /** The methods the reference documents; the others are named on the operation that serves them too. */
@@ -51,7 +51,7 @@ function operation(route: RouteDef, endpoint: Endpoint, describe: Describe): [st
     // The reference documents form fields; the service reads JSON bodies just as well.
     result.requestBody = { content: { 'application/x-www-form-urlencoded': { schema }, 'application/json': { schema } } };
   }
-  result.responses = responsesFor(operationKind(verb, pathNames.size > 0, resource), resource, describe);
+  result.responses = endpoint.responses === undefined ? responsesFor(operationKind(verb, pathNames.size > 0, resource), resource, describe) : documentedResponses(endpoint.responses, describe);
   if (endpoint.produces) {
     (result.responses as Record<string, unknown>)['200'] = {
       description: describe('The file; errors are JSON like everywhere else.'),

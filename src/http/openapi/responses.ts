@@ -1,3 +1,5 @@
+import type { DocumentedResponse } from '../rest/endpoint.ts';
+import { localized } from './components.ts';
 import type { Describe } from './describe.ts';
 
 export type OperationKind = 'list' | 'read' | 'create' | 'update' | 'delete' | 'other';
@@ -68,4 +70,12 @@ export function responsesFor(kind: OperationKind, resource: string, describe: De
     responses[code] = schema ? { description, content: { 'application/json': { schema } } } : { description };
   }
   return responses;
+}
+
+/** An endpoint's own list of answers (Endpoint.responses), described in the edition's language. */
+export function documentedResponses(declared: Readonly<Record<number, DocumentedResponse>>, describe: Describe): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(declared).map(([code, { description, schema }]) => [
+    code,
+    { description: describe(description), ...(schema === undefined ? {} : { content: { 'application/json': { schema: localized(schema, describe) } } }) },
+  ]));
 }

@@ -3,6 +3,13 @@ import type { RestContext } from './context.ts';
 import type { Params } from '../../args/validate-args.ts';
 import type { RecordTag } from '../../domain/sync/preconditions.ts';
 import type { Survives } from '../replay/answer-replay.ts';
+import type { JsonSchema } from '../schemas/json-schema.ts';
+
+/** A documented answer of an endpoint: English description, and the body's schema when it has one. */
+export interface DocumentedResponse {
+  description: string;
+  schema?: JsonSchema;
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,6 +37,8 @@ export interface Endpoint {
   summary?: string;
   /** Media type of a success body that is not JSON (an iCalendar file); the route is an extension. */
   produces?: string;
+  /** The answers the document lists, by status, for an endpoint that answers no record of a resource. */
+  responses?: Readonly<Record<number, DocumentedResponse>>;
 }
 
 export interface RouteDef {

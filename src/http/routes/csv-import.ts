@@ -9,6 +9,7 @@ import { forbidden, invalidParam, RestError } from '../../domain/errors.ts';
 import { oneOf, REASONS } from '../../domain/reasons.ts';
 import { EDITION_PREFIXES, LANGUAGES } from '../../i18n/catalog.ts';
 import { exportCsv } from '../../services/csv/csv-export.ts';
+import { approvalOnPublication } from '../../services/submissions/approval.ts';
 import { importCsv, type CsvImportOptions, type CsvImportReport } from '../../services/csv/csv-import.ts';
 import { uidDomainOf } from '../../services/csv/csv-uid.ts';
 import type { Storage } from '../../storage/database.ts';
@@ -63,6 +64,7 @@ export async function importCsvFile(deps: CsvRouteDeps, request: FastifyRequest,
         limits: { maxBytes: deps.config.importMaxBytes, maxRows: deps.config.importMaxEvents },
         recurrence: deps.config.recurrence,
         uidDomain: uidDomainOf(originOf(request, deps.config), deps.config.basePath),
+        publication: approvalOnPublication(deps.config),
       },
       ctx, ctx.user!, file, options,
     );

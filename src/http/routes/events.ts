@@ -30,6 +30,10 @@ import { eventCreates } from './events/event-creates.ts';
 import { feedRoutes } from './events/event-feeds.ts';
 import type { AppDeps } from './index.ts';
 import { ReadCache, type CacheView } from '../../read/read-cache.ts';
+import { approvalOnPublication } from '../../services/submissions/approval.ts';
+import { showsSubmission } from '../../domain/submissions/submitter-visibility.ts';
+import { loadSubmissions } from '../../read/submission-models.ts';
+import { serializeSubmission } from '../../render/json/submission-serializer.ts';
 import { EventLookups } from '../../services/event-lookups.ts';
 import { JsonText } from '../rest/send.ts';
 import type { DescribedWrite } from '../../storage/write-journal.ts';
@@ -66,7 +70,7 @@ function singleSurvives(id: number, write: DescribedWrite): boolean {
 export function eventRoutes(deps: AppDeps): RouteDef[] {
   const db = deps.storage.db;
   const siteZone = deps.config.timezone;
-  const events = new EventsService(db, siteZone, deps.config.recurrence, deps.storage.epochs.journal);
+  const events = new EventsService(db, siteZone, deps.config.recurrence, deps.storage.epochs.journal, approvalOnPublication(deps.config));
   const lookups = new EventLookups(deps.storage, events);
   const argDeps = { db, events, lookups };
   const createArgs = writeArgs(argDeps, true);
@@ -124,7 +128,11 @@ export function eventRoutes(deps: AppDeps): RouteDef[] {
       const value = { ...(await serializeEvent(db, event, ctx, { jsonLd })), ...(password === undefined ? {} : { password }) };
       return { id, body: new JsonText(JSON.stringify(value), value) };
     });
-    return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
+    if (!showsSubmission(ctx.user, params.get('context'))) return { body, etag: eventTag(event), survives: (write) => singleSurvives(id, write) };
+    // Read fresh, outside the shared cache: a submission changes without its event (the
+    // retention job erases the submitter), and no other caller's entry can then hold it.
+    const value = { ...(body.value as object), submission: serializeSubmission((await loadSubmissions(db, [id])).get(id)) };
+    return { body: new JsonText(JSON.stringify(value), value), etag: eventTag(event) };
   };
 
   /**

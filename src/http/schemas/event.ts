@@ -50,6 +50,11 @@ export const Event: JsonSchema = {
     organizer: { type: 'array', items: ref('Organizer'), description: 'The organizers, in the order they were linked.' },
     custom_fields: { ...EMPTY_ARRAY, description: 'Custom fields; always an empty array.' },
     json_ld: post.json_ld,
+    submission: {
+      description: 'Only in a single read with context=edit by an editor or administrator: the submission through the public form, null for an event that was not submitted.',
+      nullable: true,
+      allOf: [ref('Submission')],
+    },
     geo_distance: { description: 'Distance from the search centre; only in a location search with a centre.', allOf: [ref('GeoDistance')] },
   },
 };

@@ -6,6 +6,7 @@ import { Image, ImageSize } from './image.ts';
 import type { JsonSchema } from './json-schema.ts';
 import { Organizer } from './organizer.ts';
 import { EventTerm, Term } from './term.ts';
+import { Submission } from './submission.ts';
 import { Venue } from './venue.ts';
 
 /**
@@ -23,4 +24,5 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Organizer,
   EventTerm,
   GeoDistance,
+  Submission,
 };

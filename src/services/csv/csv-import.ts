@@ -12,7 +12,7 @@ import type { RenderContext } from '../../render/context.ts';
 import type { RecurrenceSettings } from '../series-service.ts';
 import type { Database } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/transactions.ts';
-import { EventsService, type EventFields } from '../events-service.ts';
+import { EventsService, type EventFields, type PublicationHook } from '../events-service.ts';
 import { createLinkedPost, findLinkedPostById, readLinkedPostInput, updateLinkedPost } from '../linked-posts-service.ts';
 
 export interface CsvImportOptions {
@@ -32,6 +32,8 @@ export interface CsvImportDeps {
   recurrence: RecurrenceSettings;
   /** `{host}{base}` of this service's own UIDs (`{id}@{host}{base}`). */
   uidDomain: string;
+  /** What else a row that publishes an existing event writes (120 §8.2: a submission's approval). */
+  publication?: PublicationHook;
 }
 
 export interface CsvReportItem {
@@ -209,7 +211,7 @@ interface RowWrite {
 async function eventWrite(trx: Kysely<Database>, ctx: RenderContext, user: User, row: CsvRow, options: CsvImportOptions, deps: CsvImportDeps, recordId: number | undefined, item: CsvReportItem): Promise<RowWrite> {
   const { fields, warnings } = eventFields(row, options);
   if (warnings.length > 0) item.warnings = warnings;
-  const events = new EventsService(trx, deps.siteZone, deps.recurrence);
+  const events = new EventsService(trx, deps.siteZone, deps.recurrence, undefined, deps.publication);
   const existing = recordId === undefined ? await matchEvent(trx, fields) : await events.find(recordId, ctx.now);
   return {
     existing,

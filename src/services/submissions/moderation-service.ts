@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import { RestError } from '../../domain/errors.ts';
-import { ORGANIZER, VENUE, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
+import { VENUE, type LinkedPostType } from '../../domain/linked-posts/linked-post-type.ts';
 import type { User } from '../../domain/users/user.ts';
 import type { RenderContext } from '../../render/context.ts';
 import type { Storage } from '../../storage/database.ts';
 import { MailRepository } from '../../storage/repositories/mail-repository.ts';
-import { UsersRepository } from '../../storage/repositories/users-repository.ts';
 import { SubmissionsRepository } from '../../storage/repositories/submissions-repository.ts';
-import type { Database, EventRow, SubmissionRow } from '../../storage/schema.ts';
+import type { Database, SubmissionRow } from '../../storage/schema.ts';
 import { EventsService } from '../events-service.ts';
-import { deleteLinkedPost, findLinkedPostById, trashLinkedPost, updateLinkedPost } from '../linked-posts-service.ts';
+import { deleteLinkedPost, findLinkedPostById, trashLinkedPost } from '../linked-posts-service.ts';
+import { approveSubmission, createdLinks, memberEmailOf } from './approval.ts';
 import { queueDecisionMail } from './submission-mail.ts';
 
 export type Decision = 'approve' | 'reject' | 'spam';
@@ -33,10 +33,12 @@ export class ModerationService {
   private readonly events: EventsService;
 
   constructor(private readonly storage: Storage, private readonly config: Config) {
-    this.events = new EventsService(storage.db, config.timezone, config.recurrence, storage.epochs.journal);
+    // No journal: a decision writes more than the event (its venue, organizer, submission, mail),
+    // so no cache may keep what it held across one.
+    this.events = new EventsService(storage.db, config.timezone, config.recurrence);
   }
 
-  async decide(ctx: RenderContext, moderator: User, id: number, decision: Decision, options: { reason?: string; notify?: boolean; eventUrl: (event: EventRow) => string }): Promise<DecisionResult> {
+  async decide(ctx: RenderContext, moderator: User, id: number, decision: Decision, options: { reason?: string; notify?: boolean }): Promise<DecisionResult> {
     const event = await this.events.find(id, ctx.now);
     if (!event) throw new RestError(404, 'rest-event-not-found', { messageKey: 'submission-not-found' });
     const submission = await new SubmissionsRepository(this.storage.db).find(id);
@@ -44,17 +46,13 @@ export class ModerationService {
     if (submission.decision !== null || (event.status !== 'pending' && event.status !== 'draft')) throw new RestError(409, 'submission-already-decided');
     const notify = options.notify ?? true;
     const env = { principal: moderator, now: ctx.now, siteZone: this.config.timezone };
-    const memberEmail = submission.member_id === null ? null : ((await new UsersRepository(this.storage.db).findById(submission.member_id))?.email ?? null);
     let mailed = false;
 
     if (decision === 'approve') {
+      // This service's events service runs no publication hook: the approval here is the
+      // moderator's, with their `notify`.
       const status = await this.events.update(ctx, moderator, id, { status: 'publish' }, async (trx, updated) => {
-        for (const [type, linked] of this.createdLinks(submission)) {
-          const record = await findLinkedPostById(trx, type, linked, ctx.now);
-          if (record && (record.status === 'pending' || record.status === 'draft')) await updateLinkedPost(trx, type, record, { status: 'publish', text: {}, flags: {} }, env);
-        }
-        await new SubmissionsRepository(trx).decide(id, 'approved', moderator.id, utc(ctx.now), null);
-        if (notify) mailed = await queueDecisionMail(trx, this.config, { kind: 'approved', event: updated, submission, memberEmail, eventUrl: options.eventUrl(updated), reason: null });
+        mailed = await approveSubmission(trx, this.config, ctx, moderator, updated, submission, notify);
         return updated.status;
       });
       return { id, decision, status, mail: mailed ? 'queued' : 'none' };
@@ -62,6 +60,7 @@ export class ModerationService {
 
     if (decision === 'reject') {
       const reason = options.reason ?? '';
+      const memberEmail = await memberEmailOf(this.storage.db, submission);
       const status = await this.events.trash(ctx, id, undefined, async (trx, trashed) => {
         await this.removeCreated(trx, submission, id, (type, record) => trashLinkedPost(trx, type, record, env));
         await new SubmissionsRepository(trx).decide(id, 'rejected', moderator.id, utc(ctx.now), reason || null);
@@ -83,16 +82,9 @@ export class ModerationService {
     return { id, decision, status: 'deleted', mail: 'none' };
   }
 
-  private createdLinks(submission: SubmissionRow): [LinkedPostType, number][] {
-    return [
-      ...(submission.created_venue_id === null ? [] : [[VENUE, submission.created_venue_id] as [LinkedPostType, number]]),
-      ...(submission.created_organizer_id === null ? [] : [[ORGANIZER, submission.created_organizer_id] as [LinkedPostType, number]]),
-    ];
-  }
-
   /** The venue and organizer the submission created, when no other non-trashed event links them. */
   private async removeCreated(db: Kysely<Database>, submission: SubmissionRow, eventId: number, remove: (type: LinkedPostType, record: NonNullable<Awaited<ReturnType<typeof findLinkedPostById>>>) => Promise<unknown>): Promise<void> {
-    for (const [type, linked] of this.createdLinks(submission)) {
+    for (const [type, linked] of createdLinks(submission)) {
       if (await new SubmissionsRepository(db).linkedElsewhere(type === VENUE ? 'venue' : 'organizer', linked, eventId)) continue;
       const record = await findLinkedPostById(db, type, linked, new Date());
       if (record && record.status !== 'trash') await remove(type, record);

@@ -4,6 +4,11 @@ import { toInt } from '../sql-helpers.ts';
 
 export type AttemptOutcome = 'stored' | 'bad-token' | 'too-fast' | 'expired' | 'reused' | 'honeypot';
 
+const SHOWN_COLUMNS = ['event_id', 'submitter_name', 'submitter_email', 'member_id', 'edition', 'flags', 'created_utc', 'decision', 'reason'] as const;
+
+/** The columns of a submission an editor may read. */
+export type ShownSubmission = Pick<SubmissionRow, (typeof SHOWN_COLUMNS)[number]>;
+
 /** All SQL of submissions (120 §5, §7, §8.3). Times are UTC `YYYY-MM-DD HH:MM:SS`. */
 export class SubmissionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -64,6 +69,15 @@ export class SubmissionsRepository {
     if (eventIds.length === 0) return new Map();
     const rows = await this.db.selectFrom('submissions').selectAll().where('event_id', 'in', eventIds).execute();
     return new Map(rows.map((row) => [row.event_id, row]));
+  }
+
+  /**
+   * What may be shown of the submissions of these events (120 §7), one statement: never the
+   * address and e-mail hashes, which are not even read.
+   */
+  async shownOf(eventIds: readonly number[]): Promise<ShownSubmission[]> {
+    if (eventIds.length === 0) return [];
+    return this.db.selectFrom('submissions').select(SHOWN_COLUMNS).where('event_id', 'in', eventIds).execute();
   }
 
   async decide(eventId: number, decision: SubmissionRow['decision'], by: number | null, at: string, reason: string | null): Promise<void> {

@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Object.keys(schemas.Term.properties), ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', '_links']);
       const event = Object.keys(schemas.Event.properties);
       assert.deepEqual(event.slice(0, 5), ['id', 'global_id', 'global_id_lineage', 'author', 'status']);
-      assert.deepEqual(event.slice(-7), ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'geo_distance']);
+      assert.deepEqual(event.slice(-8), ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'submission', 'geo_distance']);
       assert.deepEqual(schemas.Event.properties.categories.items, { $ref: '#/components/schemas/EventTerm' });
       assert.equal(schemas.Venue.properties.venue.description, 'Venue name; an empty array while password-protected.');
       assert.ok('organizer' in schemas.Organizer.properties);

@@ -6,6 +6,8 @@
  */
 export function conformance(value: unknown, schema: any, schemas: Record<string, any>, ordered = true, at = '$'): string[] {
   const check = (member: unknown, memberSchema: any, memberAt: string) => conformance(member, memberSchema, schemas, ordered, memberAt);
+  // OpenAPI 3.0's nullable reference: `nullable` beside an `allOf` of the `$ref`.
+  if (value === null && schema.nullable) return [];
   if (schema.$ref) return check(value, schemas[schema.$ref.replace('#/components/schemas/', '')], at);
   if (schema.allOf) return schema.allOf.flatMap((member: any) => check(value, member, at));
   if (schema.oneOf) {

@@ -25,3 +25,15 @@ export function documentTexts(def: NamespaceDef): Set<string> {
   });
   return texts;
 }
+
+/** The `summary` and `description` texts anywhere inside a part of a document. */
+export function textsIn(part: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(part)) for (const item of part) textsIn(item, into);
+  else if (part !== null && typeof part === 'object') {
+    for (const [key, value] of Object.entries(part)) {
+      if ((key === 'summary' || key === 'description') && typeof value === 'string') into.add(value);
+      else textsIn(value, into);
+    }
+  }
+  return into;
+}

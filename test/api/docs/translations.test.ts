@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { descriptionCatalogues, translateDescription } from '../../../src/i18n/descriptions/index.ts';
 import { NS, startTestApp, type TestApp } from '../../helpers/test-app.ts';
-import { appNamespace, documentTexts } from './support.ts';
+import { appNamespace, documentTexts, textsIn } from './support.ts';
 
 const EDITIONS = Object.keys(descriptionCatalogues) as (keyof typeof descriptionCatalogues)[];
 
 /**
  * Every description the registered routes and the component schemas use (parameters, body
- * fields, response fields and codes, summaries, info) has a translation in every edition. The
- * texts do not depend on the database, so one SQLite app is enough.
+ * fields, response fields and codes, summaries, info), and those of the admin document's
+ * moderation route, has a translation in every edition. The texts do not depend on the database,
+ * so one SQLite app is enough.
  */
 describe('description catalogues (da, it, es) cover the documentation', () => {
   let t: TestApp;
@@ -17,6 +18,9 @@ describe('description catalogues (da, it, es) cover the documentation', () => {
   before(async () => {
     t = await startTestApp('sqlite');
     texts = documentTexts(appNamespace(t));
+    // Of the admin document (100 §10), the moderation route is translated too (120 §8.2).
+    const admin = (await t.request('GET', '/calendar/admin/v1/doc')).body;
+    textsIn(admin.paths['/events/{id}/moderation'], texts);
   });
   after(() => t.close());
 
