@@ -1,31 +1,11 @@
 import type { AdminView } from './frame.tsx';
 import { Checkbox, CsrfField, ErrorSummary, Select, TextArea, TextField, type FieldErrors } from './form-parts.tsx';
 import { ActionButton, When } from './people-parts.tsx';
+import type { DeliveryView, WebhookView } from '../../services/webhooks/webhooks-service.ts';
 
-export interface WebhookRow {
-  id: number;
-  url: string;
-  description: string;
-  types: string[];
-  visibility: string;
-  include_objects: boolean;
-  active: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-}
-
-export interface DeliveryRow {
-  id: number;
-  type: string;
-  record: string | null;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
+/** What the pages show of the admin API's subscription and delivery (the secret stays out of the page). */
+export type WebhookRow = Omit<WebhookView, 'secret'>;
+export type DeliveryRow = Pick<DeliveryView, 'id' | 'type' | 'record' | 'status' | 'attempts' | 'last_error' | 'created_at'>;
 
 /** A subscription as form values (types one pattern per line). */
 export function webhookValues(webhook: WebhookRow): Record<string, string> {
