@@ -24,3 +24,14 @@ export async function lockAllUntilCommit(db: Kysely<Database>, names: readonly s
   }
   await sql`select pg_advisory_xact_lock(key) from (select distinct hashtext(name) as key from unnest(${[...names]}::text[]) as name order by key) as keys`.execute(db);
 }
+
+/**
+ * Whether this transaction got the lock of a periodic job that any instance may run: on
+ * PostgreSQL the transaction-scoped advisory lock `key`, not waited for (false: another instance
+ * is running the job); SQLite has one connection, so always true.
+ */
+export async function tryJobLock(trx: Kysely<Database>, key: number): Promise<boolean> {
+  if (!isPostgres(trx)) return true;
+  const row = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${key}) as got`.execute(trx);
+  return row.rows[0].got;
+}

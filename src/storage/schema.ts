@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { EventSchedule } from '../domain/events/schedule.ts';
 
 /**
  * The tables as Kysely sees them. Dates are stored as `YYYY-MM-DD HH:MM:SS` text (wall clock or
@@ -276,14 +277,8 @@ export interface PostColumns {
   revision?: number;
 }
 
-export interface EventRow extends PostColumns {
+export interface EventRow extends PostColumns, EventSchedule {
   title: string;
-  start_local: string;
-  end_local: string;
-  start_utc: string;
-  end_utc: string;
-  timezone: string;
-  timezone_abbr: string;
   all_day: number;
   /** JSON array of the stored cost values. */
   cost: string;

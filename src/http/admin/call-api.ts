@@ -78,3 +78,8 @@ export async function callApi(req: AdminRequest, call: ApiCall): Promise<ApiOutc
     throw error;
   }
 }
+
+/** A call into the admin namespace (users, credentials, webhooks), as the people and webhook pages make them. */
+export function callAdminApi(req: AdminRequest, method: HttpMethod, route: string, params: Record<string, unknown> = {}): Promise<ApiOutcome> {
+  return callApi(req, { method, route, namespace: 'admin', params });
+}

@@ -27,6 +27,15 @@ export function adminErrorPage(req: AdminRequest, status: number, code: string, 
   return { status, body: ErrorPage({ view: adminView(req), code, message: message ?? errorMessage(req.t, code) }), headers: { 'X-Calendar-Error': code } };
 }
 
+/**
+ * The API's refusal of a page's call as that page's error (100 §13): an unknown record is the
+ * 404 page; 401 becomes 403, as the page's user is signed in but the call is not allowed.
+ */
+export function refusalPage(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>): AdminAnswer {
+  if (outcome.status === 404) return adminErrorPage(req, 404, 'admin_not_found');
+  return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
+}
+
 /** The same without a session (sign-in, links, refusals before the session is known). */
 export function publicErrorPage(view: PublicView, status: number, code: string, message?: string): AdminAnswer {
   return { status, body: ErrorPage({ view, code, message: message ?? errorMessage(view.t, code) }), headers: { 'X-Calendar-Error': code } };

@@ -6,7 +6,7 @@ import { LinkedEvents, RecordForm, type FieldSpec, type FormButton, type LinkedE
 import { adminView } from './admin-view.ts';
 import type { AdminAnswer, AdminRequest, FormFields } from './admin-request.ts';
 import { callApi, type ApiOutcome } from './call-api.ts';
-import { adminErrorPage, apiErrorsToFields } from './errors.ts';
+import { adminErrorPage, apiErrorsToFields, refusalPage } from './errors.ts';
 import type { AdminPage } from './router.ts';
 import type { Access } from './admin-view.ts';
 
@@ -130,7 +130,7 @@ function failure(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>)
   // An unknown id is the API's 400 on `id` (or 404): a 404 page here (100 §2).
   if (outcome.status === 404 || (outcome.status === 400 && 'id' in outcome.details)) return adminErrorPage(req, 404, 'admin_not_found');
   if (outcome.status === 410) return adminErrorPage(req, 410, outcome.code, outcome.message);
-  return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
+  return refusalPage(req, outcome);
 }
 
 async function load(req: AdminRequest, kind: RecordKind, id: number): Promise<ApiOutcome> {

@@ -10,6 +10,7 @@ import type { RestContext } from '../rest/context.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
 import { signinServices } from '../../services/signin/signin-services.ts';
 import type { AppDeps } from './index.ts';
+import { appPasswordRoutes, sessionCaller, userIdArg } from './app-password-routes.ts';
 
 export interface PeopleDeps {
   users: UsersService;
@@ -22,10 +23,7 @@ export function peopleDeps(deps: Pick<AppDeps, 'users' | 'storage' | 'clock' | '
   return { users: deps.users, ...signinServices(deps) };
 }
 
-const idArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the user.' };
 const sessionIdArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the session.' };
-const passwordIdArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the application password.' };
-const passwordNameArg: ArgSpec = { type: 'string', default: '', extension: true, description: 'A name telling this application password apart from the others.' };
 
 function isoUtc(stored: string): string {
   return `${stored.replace(' ', 'T')}Z`;
@@ -77,12 +75,6 @@ async function revokeSession(deps: PeopleDeps, userId: number, sessionId: number
  */
 export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
   const isAdmin = (ctx: { user: User | null }) => can(ctx.user, 'create_users');
-  const self = (ctx: RestContext): { user: User; session: number } => {
-    if (!ctx.user) throw new RestError(401, 'rest_not_logged_in');
-    const session = ctx.sessionId;
-    if (session === undefined) throw new RestError(403, 'rest_cookie_auth_required');
-    return { user: ctx.user, session };
-  };
   return [
     {
       pattern: '/users/(?P<id>\\d+)/sessions',
@@ -90,7 +82,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
         {
           methods: ['GET'],
           summary: 'The back office sessions of a user.',
-          args: { id: idArg },
+          args: { id: userIdArg },
           permission: isAdmin,
           handler: async (_ctx, params) => {
             const user = await deps.users.get(params.get('id'));
@@ -100,7 +92,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
         {
           methods: ['DELETE'],
           summary: 'Ends every back office session of a user.',
-          args: { id: idArg },
+          args: { id: userIdArg },
           permission: isAdmin,
           handler: async (_ctx, params) => {
             const user = await deps.users.get(params.get('id'));
@@ -115,7 +107,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
         {
           methods: ['DELETE'],
           summary: 'Ends one back office session of a user.',
-          args: { id: idArg, sid: sessionIdArg },
+          args: { id: userIdArg, sid: sessionIdArg },
           permission: isAdmin,
           handler: async (_ctx, params) => {
             const user = await deps.users.get(params.get('id'));
@@ -130,7 +122,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
         {
           methods: ['POST'],
           summary: 'A one-time sign-in link (7 days); reset clears the sign-in password and ends the sessions first.',
-          args: { id: idArg, reset: { type: 'boolean', default: false, extension: true, description: 'Clear the sign-in password and end every session first.' } },
+          args: { id: userIdArg, reset: { type: 'boolean', default: false, extension: true, description: 'Clear the sign-in password and end every session first.' } },
           permission: isAdmin,
           handler: async (ctx, params) => {
             const user = await deps.users.get(params.get('id'));
@@ -139,40 +131,16 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
         },
       ],
     },
-    {
-      pattern: '/me/application-passwords',
-      endpoints: [
-        {
-          methods: ['GET'],
-          summary: 'Your application passwords (back office session and nonce only).',
-          args: {},
-          handler: async (ctx) => ({ body: await deps.users.listPasswords(self(ctx).user.id) }),
-        },
-        {
-          methods: ['POST'],
-          summary: 'A new application password for yourself, shown once (back office session and nonce only).',
-          args: { name: passwordNameArg },
-          handler: async (ctx, params) => {
-            const { user, password } = await deps.users.newPassword(self(ctx).user.id, params.get('name'));
-            return { status: 201, body: { id: user.id, login: user.login, role: user.role, email: user.email, application_password: password } };
-          },
-        },
-      ],
-    },
-    {
-      pattern: '/me/application-passwords/(?P<pid>\\d+)',
-      endpoints: [
-        {
-          methods: ['DELETE'],
-          summary: 'Revokes one of your application passwords (back office session and nonce only).',
-          args: { pid: passwordIdArg },
-          handler: async (ctx, params) => {
-            await deps.users.deletePassword(self(ctx).user.id, params.get('pid'));
-            return { body: { deleted: true } };
-          },
-        },
-      ],
-    },
+    ...appPasswordRoutes(deps.users, {
+      prefix: '/me',
+      args: {},
+      ownerId: (ctx) => sessionCaller(ctx).user.id,
+      summaries: {
+        list: 'Your application passwords (back office session and nonce only).',
+        create: 'A new application password for yourself, shown once (back office session and nonce only).',
+        revoke: 'Revokes one of your application passwords (back office session and nonce only).',
+      },
+    }),
     {
       pattern: '/me/sessions',
       endpoints: [
@@ -181,7 +149,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
           summary: 'Your back office sessions; current marks the one of this request.',
           args: {},
           handler: async (ctx) => {
-            const { user, session } = self(ctx);
+            const { user, session } = sessionCaller(ctx);
             return { body: (await deps.sessions.listOf(user.id)).map((row) => sessionBody(row, session)) };
           },
         },
@@ -190,7 +158,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
           summary: 'Ends your other back office sessions (this one stays).',
           args: {},
           handler: async (ctx) => {
-            const { user, session } = self(ctx);
+            const { user, session } = sessionCaller(ctx);
             return { body: { revoked: await deps.sessions.revokeAllOf(user.id, session) } };
           },
         },
@@ -203,7 +171,7 @@ export function peopleRoutes(deps: PeopleDeps): RouteDef[] {
           methods: ['DELETE'],
           summary: 'Ends one of your back office sessions.',
           args: { sid: sessionIdArg },
-          handler: async (ctx, params) => ({ body: { revoked: await revokeSession(deps, self(ctx).user.id, params.get('sid')) } }),
+          handler: async (ctx, params) => ({ body: { revoked: await revokeSession(deps, sessionCaller(ctx).user.id, params.get('sid')) } }),
         },
       ],
     },

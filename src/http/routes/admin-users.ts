@@ -1,25 +1,17 @@
 import { can, ROLES, type Role } from '../../domain/auth/capabilities.ts';
 import { RestError } from '../../domain/errors.ts';
 import type { User } from '../../domain/users/user.ts';
-import type { ArgSpec } from '../../args/arg-spec.ts';
 import type { NamespaceDef, RouteDef } from '../rest/endpoint.ts';
 import { ADMIN_NAMESPACE } from '../../render/urls.ts';
 import { ADMIN_FILE_ROUTES } from '../openapi/admin-file-routes.ts';
 import { docRoute } from './doc.ts';
 import { issueSignInLink, peopleRoutes, type PeopleDeps } from './admin-people.ts';
+import { appPasswordRoutes, userBody, userIdArg } from './app-password-routes.ts';
 
 const ADMIN_INFO = {
   title: 'Calendar Administration REST API',
   description: 'Users, application passwords, sessions, webhooks, media, imports and exports of the calendar, for administrators.',
 };
-
-function userBody(user: User): Record<string, unknown> {
-  return { id: user.id, login: user.login, role: user.role, email: user.email };
-}
-
-const idArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the user.' };
-const passwordIdArg: ArgSpec = { type: 'integer', required: true, description: 'Unique identifier for the application password.' };
-const passwordNameArg: ArgSpec = { type: 'string', default: '', extension: true, description: 'A name telling this application password apart from the others.' };
 
 /**
  * User management for administrators (00-conventions), under `{base}/calendar/admin/v1`, followed
@@ -74,7 +66,7 @@ export function adminNamespace(people: PeopleDeps, otherRoutes: RouteDef[] = [])
         endpoints: [
           {
             methods: ['GET'],
-            args: { id: idArg },
+            args: { id: userIdArg },
             permission: isAdmin,
             handler: async (_ctx, params) => ({ body: userBody(await users.get(params.get('id'))) }),
           },
@@ -82,7 +74,7 @@ export function adminNamespace(people: PeopleDeps, otherRoutes: RouteDef[] = [])
             methods: ['PATCH'],
             summary: 'Changes the role or e-mail address of a user; the last administrator keeps the role.',
             args: {
-              id: idArg,
+              id: userIdArg,
               role: { type: 'string', enum: ROLES, extension: true, description: 'Role of the user.' },
               email: { type: 'string', extension: true, description: 'The email address for the user.' },
             },
@@ -93,48 +85,19 @@ export function adminNamespace(people: PeopleDeps, otherRoutes: RouteDef[] = [])
           },
           {
             methods: ['DELETE'],
-            args: { id: idArg },
+            args: { id: userIdArg },
             permission: isAdmin,
             handler: async (_ctx, params) => ({ body: { deleted: true, previous: userBody(await users.delete(params.get('id'))) } }),
           },
         ],
       },
-      {
-        pattern: '/users/(?P<id>\\d+)/application-passwords',
-        endpoints: [
-          {
-            methods: ['GET'],
-            summary: 'The application passwords of a user: names and dates, never a secret.',
-            args: { id: idArg },
-            permission: isAdmin,
-            handler: async (_ctx, params) => ({ body: await users.listPasswords(params.get('id')) }),
-          },
-          {
-            methods: ['POST'],
-            args: { id: idArg, name: passwordNameArg },
-            permission: isAdmin,
-            handler: async (_ctx, params) => {
-              const { user, password } = await users.newPassword(params.get('id'), params.get('name'));
-              return { status: 201, body: { ...userBody(user), application_password: password } };
-            },
-          },
-        ],
-      },
-      {
-        pattern: '/users/(?P<id>\\d+)/application-passwords/(?P<pid>\\d+)',
-        endpoints: [
-          {
-            methods: ['DELETE'],
-            summary: 'Revokes an application password.',
-            args: { id: idArg, pid: passwordIdArg },
-            permission: isAdmin,
-            handler: async (_ctx, params) => {
-              await users.deletePassword(params.get('id'), params.get('pid'));
-              return { body: { deleted: true } };
-            },
-          },
-        ],
-      },
+    ...appPasswordRoutes(users, {
+      prefix: '/users/(?P<id>\\d+)',
+      args: { id: userIdArg },
+      permission: isAdmin,
+      ownerId: (_ctx, params) => params.get('id'),
+      summaries: { list: 'The application passwords of a user: names and dates, never a secret.', revoke: 'Revokes an application password.' },
+    }),
       {
         pattern: '/me',
         endpoints: [

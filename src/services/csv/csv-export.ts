@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { stringify } from 'csv-stringify/sync';
 import { labelOf, type CsvKind } from '../../domain/csv/csv-columns.ts';
+import { CsvRepository } from '../../storage/repositories/csv-repository.ts';
 import type { Database } from '../../storage/schema.ts';
 import { recordUid } from './csv-uid.ts';
 
@@ -12,17 +13,9 @@ const bool = (value: number | null) => (value === null ? undefined : value === 1
 
 /** Rows of field → value, in the order 140 §7.7 lists them. */
 async function eventRows(db: Kysely<Database>, status: ExportStatus, uidDomain: string): Promise<Record<string, Cell>[]> {
-  let query = db.selectFrom('events').selectAll().where('is_series_master', '=', 0).where('status', '!=', 'trash');
-  if (status === 'publish') query = query.where('status', '=', 'publish');
-  const events = await query.orderBy('start_local').orderBy('id').execute();
-  const ids = events.map((event) => event.id);
-  if (ids.length === 0) return [];
-  const venues = new Map((await db.selectFrom('venues').select(['id', 'name']).execute()).map((venue) => [venue.id, venue.name]));
-  const organizers = await db.selectFrom('event_organizers').innerJoin('organizers', 'organizers.id', 'event_organizers.organizer_id')
-    .select(['event_organizers.event_id', 'organizers.name']).orderBy('event_organizers.position').execute();
-  const terms = await db.selectFrom('event_terms').innerJoin('terms', 'terms.id', 'event_terms.term_id')
-    .select(['event_terms.event_id', 'terms.name', 'terms.taxonomy']).orderBy('event_terms.position').execute();
-  const images = new Map((await db.selectFrom('media').select(['id', 'url']).execute()).map((media) => [media.id, media.url]));
+  const found = await new CsvRepository(db).eventsForExport(status === 'publish');
+  if (found === null) return [];
+  const { events, venues, organizers, terms, images } = found;
   const byEvent = <T extends { event_id: number }>(rows: T[], pick: (row: T) => string, where: (row: T) => boolean = () => true) => {
     const grouped = new Map<number, string[]>();
     for (const row of rows) if (where(row)) grouped.set(row.event_id, [...(grouped.get(row.event_id) ?? []), pick(row)]);
@@ -59,19 +52,16 @@ async function eventRows(db: Kysely<Database>, status: ExportStatus, uidDomain: 
 }
 
 async function linkedRows(db: Kysely<Database>, kind: 'venues' | 'organizers', status: ExportStatus, uidDomain: string): Promise<Record<string, Cell>[]> {
+  const repository = new CsvRepository(db);
   if (kind === 'venues') {
-    let query = db.selectFrom('venues').selectAll().where('status', '!=', 'trash');
-    if (status === 'publish') query = query.where('status', '=', 'publish');
-    return (await query.orderBy('name').orderBy('id').execute()).map((venue) => ({
+    return (await repository.venuesForExport(status === 'publish')).map((venue) => ({
       title: venue.name, description: venue.description, country: venue.country, address: venue.address, city: venue.city,
       stateprovince: venue.stateprovince || venue.state || venue.province, zip: venue.zip, phone: venue.phone, website: venue.website,
       latitude: venue.geo_lat === null ? undefined : String(venue.geo_lat), longitude: venue.geo_lng === null ? undefined : String(venue.geo_lng),
       status: venue.status, uid: recordUid(venue.id, uidDomain),
     }));
   }
-  let query = db.selectFrom('organizers').selectAll().where('status', '!=', 'trash');
-  if (status === 'publish') query = query.where('status', '=', 'publish');
-  return (await query.orderBy('name').orderBy('id').execute()).map((organizer) => ({
+  return (await repository.organizersForExport(status === 'publish')).map((organizer) => ({
     title: organizer.name, description: organizer.description, email: organizer.email, website: organizer.website, phone: organizer.phone,
     status: organizer.status, uid: recordUid(organizer.id, uidDomain),
   }));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { csvBoolean, type CsvKind } from '../../domain/csv/csv-columns.ts';
 import { parseCsvDate, parseCsvTime, type DateOrder } from '../../domain/csv/csv-dates.ts';
 import { readCsvFile, type CsvFile, type CsvLimits, type CsvRow } from '../../domain/csv/csv-file.ts';
@@ -10,6 +10,7 @@ import type { Status } from '../../domain/status.ts';
 import type { User } from '../../domain/users/user.ts';
 import type { RenderContext } from '../../render/context.ts';
 import type { RecurrenceSettings } from '../series-service.ts';
+import { CsvRepository } from '../../storage/repositories/csv-repository.ts';
 import type { Database } from '../../storage/schema.ts';
 import { inTransaction } from '../../storage/transactions.ts';
 import { EventsService, type EventFields, type PublicationHook } from '../events-service.ts';
@@ -178,23 +179,24 @@ async function target(trx: Kysely<Database>, kind: CsvKind, row: CsvRow, deps: C
   const uid = row.cells.get('uid');
   const id = row.cells.get('id');
   const title = row.cells.get('title') ?? '';
+  const repository = new CsvRepository(trx);
   let key: string;
   if (uid !== undefined) {
     key = uid;
     const own = new RegExp(`^(\\d+)@${deps.uidDomain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).exec(uid);
     if (own) {
-      const stored = await trx.selectFrom('csv_imports').select('content_hash').where('kind', '=', kind).where('key', '=', key).executeTakeFirst();
+      const stored = await repository.importedAs(kind, key);
       return { key, recordId: Number(own[1]), hash: stored?.content_hash };
     }
   } else if (id !== undefined) key = `id:${id}`;
   else key = `match:${title.toLowerCase()}|${row.cells.get('start_date') ?? ''}|${row.cells.get('start_time') ?? ''}`;
-  const mapped = await trx.selectFrom('csv_imports').select(['record_id', 'content_hash']).where('kind', '=', kind).where('key', '=', key).executeTakeFirst();
+  const mapped = await repository.importedAs(kind, key);
   if (mapped) return { key, recordId: mapped.record_id, hash: mapped.content_hash };
   if (uid !== undefined || id !== undefined) return { key };
   // Neither key: R's match_existing_post (events: title and start; others: name).
   const found = kind === 'events'
     ? undefined
-    : await trx.selectFrom(kind).select('id').where(sql`lower(name)`, '=', title.toLowerCase()).where('status', '!=', 'trash').orderBy('id').executeTakeFirst();
+    : await repository.linkedPostNamed(kind, title);
   return { key, recordId: found?.id };
 }
 
@@ -256,18 +258,14 @@ async function importRow(trx: Kysely<Database>, ctx: RenderContext, user: User, 
   }
   item[ID_FIELD[options.kind]] = id;
   if (item.result !== 'unchanged') {
-    await trx.deleteFrom('csv_imports').where('kind', '=', options.kind).where('key', '=', key).execute();
-    await trx.insertInto('csv_imports').values({ kind: options.kind, key, record_id: id, content_hash: hash }).execute();
+    await new CsvRepository(trx).rememberImport(options.kind, key, id, hash);
   }
   return item;
 }
 
 /** R's match_existing_post: a non-trashed event with the same title and start wall clock (and end, when given). */
 async function matchEvent(trx: Kysely<Database>, fields: EventFields) {
-  const found = await trx.selectFrom('events').selectAll()
-    .where('title', '=', fields.title!).where('start_local', '=', String(fields.start_date)).where('end_local', '=', String(fields.end_date))
-    .where('status', '!=', 'trash').where('is_series_master', '=', 0).orderBy('id').executeTakeFirst();
-  return found;
+  return new CsvRepository(trx).eventAt(fields.title!, String(fields.start_date), String(fields.end_date));
 }
 
 function skipped(row: CsvRow, error: unknown): CsvReportItem {

@@ -192,3 +192,35 @@ export async function readFeedMeta(db: Kysely<Database>): Promise<{ epoch: strin
   const row = await db.selectFrom('feed_meta').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
   return { epoch: row.epoch, oldest: { txid: row.oldest_txid, seq: String(row.oldest_seq) }, publishedThrough: row.published_through };
 }
+
+/**
+ * Deletes the entries dated before `cutoffUtc` and records the newest deleted position in
+ * `feed_meta` (80 §3.8). On PostgreSQL only entries below the snapshot horizon are candidates, so
+ * a transaction still open is never cut in two. Runs inside the pruning job's transaction.
+ */
+export async function pruneChangesBefore(trx: Kysely<Database>, cutoffUtc: string): Promise<number> {
+  if (isPostgres(trx)) {
+    // By the columns, not the text output columns of the same names ("9" would come after "10").
+    const last = (await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from changes
+      where at < ${cutoffUtc} and txid < pg_snapshot_xmin(pg_current_snapshot()) order by changes.txid desc, changes.seq desc limit 1`.execute(trx)).rows[0];
+    if (last === undefined) return 0;
+    const deleted = await sql`delete from changes where (txid, seq) <= (${last.txid}::xid8, ${last.seq}::bigint)`.execute(trx);
+    await trx.updateTable('feed_meta').set({ oldest_txid: last.txid, oldest_seq: last.seq }).where('id', '=', 1).execute();
+    return Number(deleted.numAffectedRows ?? 0);
+  }
+  const last = await trx.selectFrom('changes').select('seq').where('at', '<', cutoffUtc).orderBy('seq', 'desc').executeTakeFirst();
+  if (last === undefined) return 0;
+  const deleted = await trx.deleteFrom('changes').where('seq', '<=', last.seq).executeTakeFirst();
+  await trx.updateTable('feed_meta').set({ oldest_seq: last.seq }).where('id', '=', 1).execute();
+  return Number(deleted.numDeletedRows);
+}
+
+/** Up to when scheduled publications have their feed entries (80 §3.3). */
+export async function setPublishedThrough(trx: Kysely<Database>, throughUtc: string): Promise<void> {
+  await trx.updateTable('feed_meta').set({ published_through: throughUtc }).where('id', '=', 1).execute();
+}
+
+/** A new feed epoch (80 §3.8): every cursor of another epoch answers 410 `reset`. */
+export async function setFeedEpoch(db: Kysely<Database>, epoch: string): Promise<void> {
+  await db.updateTable('feed_meta').set({ epoch }).where('id', '=', 1).execute();
+}

@@ -1,17 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, MailMessageRow, MailStatus } from '../schema.ts';
+import type { Database, MailMessageRow, MailMessageTable, MailStatus } from '../schema.ts';
 import { isPostgres } from '../sql-helpers.ts';
 
-export interface NewMail {
-  kind: string;
-  event_id: number | null;
-  lang: string;
-  message_id: string;
-  recipient: string;
-  subject: string;
+/** A message to queue: the outbox row's own fields; the body is always there when queued. */
+export type NewMail = Pick<MailMessageTable, 'kind' | 'event_id' | 'lang' | 'message_id' | 'recipient' | 'subject'> & {
   /** The frozen message (JSON). */
   body: string;
-}
+};
 
 /** All SQL of the mail outbox (120 §10.3). Times are ISO-8601 UTC text from the database clock. */
 export class MailRepository {

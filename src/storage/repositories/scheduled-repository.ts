@@ -27,3 +27,8 @@ const PUBLICATION_COLUMNS = ['status', 'date_utc', 'date_local', 'post_parent'];
 export function leavePublicationsAlone(writes: readonly DescribedWrite[] | null): boolean {
   return writes !== null && writes.every((write) => write.columns.every((column) => !PUBLICATION_COLUMNS.includes(column)));
 }
+
+/** The scheduled records of a table whose publication date is in (`sinceUtc`, `untilUtc`]. */
+export function publishedBetween(db: Kysely<Database>, table: 'events' | 'venues' | 'organizers', sinceUtc: string, untilUtc: string) {
+  return db.selectFrom(table).selectAll().where('status', '=', SCHEDULED).where('date_utc', '>', sinceUtc).where('date_utc', '<=', untilUtc).execute();
+}

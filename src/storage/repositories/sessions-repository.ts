@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../sql-helpers.ts';
+import type { Kysely } from 'kysely';
+import { tryJobLock } from '../locks.ts';
 import { inTransaction } from '../transactions.ts';
 import type { Database, SessionTable, SigninLinkTable } from '../schema.ts';
 import type { Selectable, Insertable } from 'kysely';
@@ -80,10 +80,7 @@ export class SessionsRepository {
    */
   async purge(nowUtc: string, idleBeforeUtc: string): Promise<number> {
     return inTransaction(this.db, async (trx) => {
-      if (isPostgres(trx)) {
-        const row = await sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${PURGE_LOCK}) as got`.execute(trx);
-        if (!row.rows[0].got) return 0;
-      }
+      if (!(await tryJobLock(trx, PURGE_LOCK))) return 0;
       const sessions = await trx
         .deleteFrom('sessions')
         .where((eb) => eb.or([eb('expires_utc', '<=', nowUtc), eb.and([eb('remember', '=', 0), eb('last_seen_utc', '<=', idleBeforeUtc)])]))

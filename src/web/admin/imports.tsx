@@ -1,5 +1,6 @@
 import type { AdminView } from './frame.tsx';
 import { CsrfField } from './form-parts.tsx';
+import { RegionTable } from './region-table.tsx';
 
 export interface ImportReportView {
   dry_run: boolean;
@@ -106,33 +107,20 @@ export function ImportReportPage({ view, report }: { view: AdminView; report: Im
           </>
         ))}
       </dl>
-      <div class="admin-table-region" role="region" aria-labelledby="report-caption" tabindex={0}>
-        <table>
-          <caption id="report-caption">{view.t('rec_import_items')}</caption>
-          <thead>
+      <RegionTable labelledBy="report-caption" caption={view.t('rec_import_items')} columns={[view.t('rec_col_line'), view.t('rec_col_result'), view.t('rec_col_record'), view.t('rec_col_reason')]}>
+        {report.items.map((item) => {
+          const id = item.event_id ?? item.venue_id ?? item.organizer_id;
+          const path = item.event_id ? 'events' : item.venue_id ? 'venues' : 'organizers';
+          return (
             <tr>
-              <th scope="col">{view.t('rec_col_line')}</th>
-              <th scope="col">{view.t('rec_col_result')}</th>
-              <th scope="col">{view.t('rec_col_record')}</th>
-              <th scope="col">{view.t('rec_col_reason')}</th>
+              <td>{item.line}</td>
+              <td>{item.result}</td>
+              <td>{id ? <a href={view.adminUrl(`/${path}/${id}/`)}>{item.title || `#${id}`}</a> : (item.title ?? '—')}</td>
+              <td>{[item.reason, ...(item.warnings ?? [])].filter(Boolean).join('; ') || '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {report.items.map((item) => {
-              const id = item.event_id ?? item.venue_id ?? item.organizer_id;
-              const path = item.event_id ? 'events' : item.venue_id ? 'venues' : 'organizers';
-              return (
-                <tr>
-                  <td>{item.line}</td>
-                  <td>{item.result}</td>
-                  <td>{id ? <a href={view.adminUrl(`/${path}/${id}/`)}>{item.title || `#${id}`}</a> : (item.title ?? '—')}</td>
-                  <td>{[item.reason, ...(item.warnings ?? [])].filter(Boolean).join('; ') || '—'}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </RegionTable>
       <p>
         <a href={view.adminUrl('/imports/')}>{view.t('rec_import_again')}</a>
       </p>

@@ -1,5 +1,6 @@
 import type { AdminView } from './frame.tsx';
 import { CsrfField } from './form-parts.tsx';
+import { RegionTable } from './region-table.tsx';
 
 /** Stored UTC instants are shown as ISO text in a `<time>`; empty → a dash. */
 export function When({ value }: { value: string | null | undefined }) {
@@ -54,30 +55,18 @@ export function AppPasswords({ view, action, passwords }: { view: AdminView; act
       {passwords.length === 0 ? (
         <p>{view.t('rec_no_app_passwords')}</p>
       ) : (
-        <div class="admin-table-region" role="region" aria-labelledby="app-passwords" tabindex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{view.t('rec_col_name')}</th>
-                <th scope="col">{view.t('rec_col_created')}</th>
-                <th scope="col">{view.t('rec_col_last_used')}</th>
-                <th scope="col">{view.t('rec_col_actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {passwords.map((password) => (
-                <tr>
-                  <td>{password.name || view.t('rec_unnamed')}</td>
-                  <td><When value={password.created} /></td>
-                  <td><When value={password.last_used} /></td>
-                  <td>
-                    <ActionButton view={view} action={action} name="revoke_app_password" label={view.t('rec_revoke')} fields={{ app_password_id: String(password.id) }} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RegionTable labelledBy="app-passwords" columns={[view.t('rec_col_name'), view.t('rec_col_created'), view.t('rec_col_last_used'), view.t('rec_col_actions')]}>
+          {passwords.map((password) => (
+            <tr>
+              <td>{password.name || view.t('rec_unnamed')}</td>
+              <td><When value={password.created} /></td>
+              <td><When value={password.last_used} /></td>
+              <td>
+                <ActionButton view={view} action={action} name="revoke_app_password" label={view.t('rec_revoke')} fields={{ app_password_id: String(password.id) }} />
+              </td>
+            </tr>
+          ))}
+        </RegionTable>
       )}
       <form method="post" action={action} class="inline-form">
         <CsrfField token={view.csrfToken} />
@@ -111,38 +100,25 @@ export function Sessions({ view, action, sessions, revokeOne }: { view: AdminVie
       {sessions.length === 0 ? (
         <p>{view.t('rec_no_sessions')}</p>
       ) : (
-        <div class="admin-table-region" role="region" aria-labelledby="sessions" tabindex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{view.t('rec_col_created')}</th>
-                <th scope="col">{view.t('rec_col_last_seen')}</th>
-                <th scope="col">{view.t('rec_col_browser')}</th>
-                <th scope="col">{view.t('rec_col_address')}</th>
-                {revokeOne && <th scope="col">{view.t('rec_col_actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((session) => (
-                <tr>
-                  <td><When value={session.created} /></td>
-                  <td><When value={session.last_seen} /></td>
-                  <td>{session.user_agent || '—'}</td>
-                  <td>{session.ip || '—'}</td>
-                  {revokeOne && (
-                    <td>
-                      {session.current ? (
-                        <strong>{view.t('rec_this_session')}</strong>
-                      ) : (
-                        <ActionButton view={view} action={action} name="revoke_session" label={view.t('rec_revoke')} fields={{ session_id: String(session.id) }} />
-                      )}
-                    </td>
+        <RegionTable labelledBy="sessions" columns={[view.t('rec_col_created'), view.t('rec_col_last_seen'), view.t('rec_col_browser'), view.t('rec_col_address'), revokeOne && view.t('rec_col_actions')]}>
+          {sessions.map((session) => (
+            <tr>
+              <td><When value={session.created} /></td>
+              <td><When value={session.last_seen} /></td>
+              <td>{session.user_agent || '—'}</td>
+              <td>{session.ip || '—'}</td>
+              {revokeOne && (
+                <td>
+                  {session.current ? (
+                    <strong>{view.t('rec_this_session')}</strong>
+                  ) : (
+                    <ActionButton view={view} action={action} name="revoke_session" label={view.t('rec_revoke')} fields={{ session_id: String(session.id) }} />
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </RegionTable>
       )}
     </section>
   );

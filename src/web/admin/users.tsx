@@ -3,6 +3,7 @@ import type { MessageKey } from '../../i18n/catalog.ts';
 import type { AdminView } from './frame.tsx';
 import { Checkbox, CsrfField, ErrorSummary, Select, TextField, type FieldErrors } from './form-parts.tsx';
 import { ActionButton, AppPasswords, SecretOnce, Sessions, When, type AppPasswordRow, type SessionRow } from './people-parts.tsx';
+import { RegionTable } from './region-table.tsx';
 
 export interface UserRow {
   id: number;
@@ -28,37 +29,21 @@ export function UsersTable({ view, users }: { view: AdminView; users: UserRow[] 
           {view.t('rec_new_user')}
         </a>
       </p>
-      <div class="admin-table-region" role="region" aria-labelledby="users-caption" tabindex={0}>
-        <table>
-          <caption id="users-caption">{view.t('rec_users')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{view.t('rec_col_login')}</th>
-              <th scope="col">{view.t('rec_field_email')}</th>
-              <th scope="col">{view.t('rec_field_role')}</th>
-              <th scope="col">{view.t('rec_col_can_sign_in')}</th>
-              <th scope="col">{view.t('rec_col_last_sign_in')}</th>
-              <th scope="col">{view.t('rec_sessions')}</th>
-              <th scope="col">{view.t('rec_app_passwords')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr>
-                <th scope="row">
-                  <a href={view.adminUrl(`/users/${user.id}/`)}>{user.login}</a>
-                </th>
-                <td>{user.email || '—'}</td>
-                <td>{view.t(`rec_role_${user.role}` as MessageKey)}</td>
-                <td>{view.t(user.can_sign_in ? 'rec_yes' : 'rec_no')}</td>
-                <td><When value={user.last_sign_in} /></td>
-                <td>{user.sessions}</td>
-                <td>{user.application_passwords}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <RegionTable labelledBy="users-caption" caption={view.t('rec_users')} columns={[view.t('rec_col_login'), view.t('rec_field_email'), view.t('rec_field_role'), view.t('rec_col_can_sign_in'), view.t('rec_col_last_sign_in'), view.t('rec_sessions'), view.t('rec_app_passwords')]}>
+        {users.map((user) => (
+          <tr>
+            <th scope="row">
+              <a href={view.adminUrl(`/users/${user.id}/`)}>{user.login}</a>
+            </th>
+            <td>{user.email || '—'}</td>
+            <td>{view.t(`rec_role_${user.role}` as MessageKey)}</td>
+            <td>{view.t(user.can_sign_in ? 'rec_yes' : 'rec_no')}</td>
+            <td><When value={user.last_sign_in} /></td>
+            <td>{user.sessions}</td>
+            <td>{user.application_passwords}</td>
+          </tr>
+        ))}
+      </RegionTable>
     </>
   );
 }

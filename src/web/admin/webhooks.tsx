@@ -1,31 +1,12 @@
 import type { AdminView } from './frame.tsx';
 import { Checkbox, CsrfField, ErrorSummary, Select, TextArea, TextField, type FieldErrors } from './form-parts.tsx';
 import { ActionButton, When } from './people-parts.tsx';
+import type { DeliveryView, WebhookView } from '../../services/webhooks/webhooks-service.ts';
+import { RegionTable } from './region-table.tsx';
 
-export interface WebhookRow {
-  id: number;
-  url: string;
-  description: string;
-  types: string[];
-  visibility: string;
-  include_objects: boolean;
-  active: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  consecutive_failures: number;
-}
-
-export interface DeliveryRow {
-  id: number;
-  type: string;
-  record: string | null;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  created_at: string;
-}
+/** What the pages show of the admin API's subscription and delivery (the secret stays out of the page). */
+export type WebhookRow = Omit<WebhookView, 'secret'>;
+export type DeliveryRow = Pick<DeliveryView, 'id' | 'type' | 'record' | 'status' | 'attempts' | 'last_error' | 'created_at'>;
 
 /** A subscription as form values (types one pattern per line). */
 export function webhookValues(webhook: WebhookRow): Record<string, string> {
@@ -53,34 +34,20 @@ export function WebhooksTable({ view, webhooks }: { view: AdminView; webhooks: W
       {webhooks.length === 0 ? (
         <p>{view.t('rec_no_webhooks')}</p>
       ) : (
-        <div class="admin-table-region" role="region" aria-labelledby="webhooks-caption" tabindex={0}>
-          <table>
-            <caption id="webhooks-caption">{view.t('rec_webhooks')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{view.t('rec_field_url')}</th>
-                <th scope="col">{view.t('rec_field_types')}</th>
-                <th scope="col">{view.t('rec_col_state')}</th>
-                <th scope="col">{view.t('rec_col_last_success')}</th>
-                <th scope="col">{view.t('rec_col_failures')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.map((webhook) => (
-                <tr>
-                  <th scope="row">
-                    <a href={view.adminUrl(`/webhooks/${webhook.id}/`)}>{webhook.url}</a>
-                    {webhook.description && <div class="hint">{webhook.description}</div>}
-                  </th>
-                  <td>{webhook.types.join(', ')}</td>
-                  <td>{view.t(webhook.active ? 'rec_active' : 'rec_inactive')}{webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}</td>
-                  <td><When value={webhook.last_success_at} /></td>
-                  <td>{webhook.consecutive_failures}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RegionTable labelledBy="webhooks-caption" caption={view.t('rec_webhooks')} columns={[view.t('rec_field_url'), view.t('rec_field_types'), view.t('rec_col_state'), view.t('rec_col_last_success'), view.t('rec_col_failures')]}>
+          {webhooks.map((webhook) => (
+            <tr>
+              <th scope="row">
+                <a href={view.adminUrl(`/webhooks/${webhook.id}/`)}>{webhook.url}</a>
+                {webhook.description && <div class="hint">{webhook.description}</div>}
+              </th>
+              <td>{webhook.types.join(', ')}</td>
+              <td>{view.t(webhook.active ? 'rec_active' : 'rec_inactive')}{webhook.disabled_reason ? ` (${webhook.disabled_reason})` : ''}</td>
+              <td><When value={webhook.last_success_at} /></td>
+              <td>{webhook.consecutive_failures}</td>
+            </tr>
+          ))}
+        </RegionTable>
       )}
     </>
   );
@@ -139,34 +106,20 @@ export function WebhookActions({ view, id, deliveries, failedOnly }: { view: Adm
         {deliveries.length === 0 ? (
           <p>{view.t('rec_no_deliveries')}</p>
         ) : (
-          <div class="admin-table-region" role="region" aria-labelledby="deliveries" tabindex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{view.t('rec_col_created')}</th>
-                  <th scope="col">{view.t('rec_col_type')}</th>
-                  <th scope="col">{view.t('rec_col_state')}</th>
-                  <th scope="col">{view.t('rec_col_attempts')}</th>
-                  <th scope="col">{view.t('rec_col_error')}</th>
-                  <th scope="col">{view.t('rec_col_actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((delivery) => (
-                  <tr>
-                    <td><When value={delivery.created_at} /></td>
-                    <td>{delivery.type}{delivery.record ? ` ${delivery.record}` : ''}</td>
-                    <td>{delivery.status}</td>
-                    <td>{delivery.attempts}</td>
-                    <td>{delivery.last_error ?? '—'}</td>
-                    <td>
-                      <ActionButton view={view} action={action} name="redeliver" label={view.t('rec_redeliver')} fields={{ message_id: String(delivery.id) }} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RegionTable labelledBy="deliveries" columns={[view.t('rec_col_created'), view.t('rec_col_type'), view.t('rec_col_state'), view.t('rec_col_attempts'), view.t('rec_col_error'), view.t('rec_col_actions')]}>
+            {deliveries.map((delivery) => (
+              <tr>
+                <td><When value={delivery.created_at} /></td>
+                <td>{delivery.type}{delivery.record ? ` ${delivery.record}` : ''}</td>
+                <td>{delivery.status}</td>
+                <td>{delivery.attempts}</td>
+                <td>{delivery.last_error ?? '—'}</td>
+                <td>
+                  <ActionButton view={view} action={action} name="redeliver" label={view.t('rec_redeliver')} fields={{ message_id: String(delivery.id) }} />
+                </td>
+              </tr>
+            ))}
+          </RegionTable>
         )}
       </section>
     </>

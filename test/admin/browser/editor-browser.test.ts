@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { axeViolationLines, CHROMIUM, SCREENSHOTS, skip } from '../../helpers/browser.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axeViolationLines, launchChromium, SCREENSHOTS, skip } from '../../helpers/browser.ts';
 import { NS, type TestApp } from '../../helpers/test-app.ts';
-import { createSigninUser, signInBrowser, signInOverHttp, startAdminApp, type SigninUser } from '../helpers.ts';
-
-/** A free local port, so that the app's public origin is the address the browser uses (§6.1 Origin check). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { signedInContexts, startBrowserAdminApp } from '../browser-session.ts';
+import { createSigninUser, signInBrowser, type SigninUser } from '../helpers.ts';
 
 /**
  * The event editor in Chromium (100 §17 item 12, the editor's part): a weekly series with a new
@@ -31,19 +22,14 @@ describe('event editor in a browser', { skip }, () => {
   let seriesId = 0;
 
   before(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    t = await startAdminApp('sqlite', { env: { CALENDAR_PUBLIC_URL: origin } });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin } = await startBrowserAdminApp());
     user = await createSigninUser(t, 'editor');
     await t.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: 'Concert hall', status: 'publish' } });
     await t.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: 'Harbour stage', status: 'publish' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-    const session = await signInOverHttp(origin, user);
-    for (const [name, javaScriptEnabled, width] of [['off', false, 1280], ['on', true, 1280], ['narrow', true, 320], ['narrowOff', false, 320]] as const) {
-      contexts[name] = await browser.newContext({ javaScriptEnabled, viewport: { width, height: 900 } });
-      await contexts[name].addCookies([{ name: 'cal_session', value: session.value, url: origin }]);
-    }
+    browser = await launchChromium();
+    const shapes = [['off', false, 1280], ['on', true, 1280], ['narrow', true, 320], ['narrowOff', false, 320]] as const;
+    const signedIn = await signedInContexts(browser, origin, user, shapes.map(([, javaScriptEnabled, width]) => ({ javaScriptEnabled, viewport: { width, height: 900 } })));
+    shapes.forEach(([name], index) => (contexts[name] = signedIn[index]));
   });
 
   after(async () => {

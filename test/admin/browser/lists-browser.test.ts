@@ -1,42 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestApp } from '../../helpers/test-app.ts';
-import { createSigninUser, signInOverHttp, startAdminApp } from '../helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const required = process.env.TEST_BROWSER_REQUIRED === '1';
-const skip = !existsSync(CHROMIUM) && !required ? `no ${CHROMIUM} (apt-get install -y chromium); TEST_BROWSER_REQUIRED=1 makes this a failure` : false;
-const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const NS = '/calendar/events/v1';
-
-/** A free local port: the app's public origin must be the address the browser uses (§6.1 Origin check). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** axe-core in the page; without page scripts its timers are stood in for by promises (as test/web does). */
-async function axe(page: Page, scriptsDisabled: boolean): Promise<string[]> {
-  if (scriptsDisabled) await page.evaluate('let timer = 0; globalThis.setTimeout = (callback) => { void Promise.resolve().then(callback); return ++timer; }; globalThis.clearTimeout = () => {};');
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
-    const result = await (globalThis as any).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  }, AXE_TAGS);
-}
+import type { Browser, BrowserContext } from 'playwright-core';
+import { axeViolationLines, launchChromium, SCREENSHOTS, skip } from '../../helpers/browser.ts';
+import { NS, type TestApp } from '../../helpers/test-app.ts';
+import { signedInContexts, startBrowserAdminApp } from '../browser-session.ts';
+import { createSigninUser } from '../helpers.ts';
 
 // 100 §12, §17.12 for the dashboard and lists: axe with JavaScript off and on, English and Danish; 320 px reflow; screenshots.
 describe('back office dashboard and lists in a browser', { skip }, () => {
@@ -49,10 +18,7 @@ describe('back office dashboard and lists in a browser', { skip }, () => {
   let trashedId = 0;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startAdminApp('sqlite', { env: { CALENDAR_PUBLIC_URL: base } });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, origin: base } = await startBrowserAdminApp());
     const editor = await createSigninUser(t, 'editor');
     const category = await t.request('POST', `${NS}/categories`, { as: 'editor', body: { name: 'Concerts', description: 'Music on stage' } });
     await t.request('POST', `${NS}/tags`, { as: 'editor', body: { name: 'outdoors' } });
@@ -66,18 +32,11 @@ describe('back office dashboard and lists in a browser', { skip }, () => {
       if (i === 0) refusedId = res.body.id;
       if (i === 5) trashedId = res.body.id;
     }
-    const session = await signInOverHttp(base, editor);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-    const cookie = { name: 'cal_session', value: session.value, url: base };
-    contexts = [];
-    for (const scripts of [false, true]) {
-      const context = await browser.newContext({ javaScriptEnabled: scripts, viewport: { width: 1280, height: 900 } });
-      await context.addCookies([cookie]);
-      contexts.push({ name: scripts ? 'JavaScript on' : 'JavaScript off', context, scripts });
-    }
-    narrow = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 320, height: 640 } });
-    await narrow.addCookies([cookie]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+    const wide = { width: 1280, height: 900 };
+    const [off, on, small] = await signedInContexts(browser, base, editor, [{ javaScriptEnabled: false, viewport: wide }, { javaScriptEnabled: true, viewport: wide }, { javaScriptEnabled: true, viewport: { width: 320, height: 640 } }]);
+    contexts = [{ name: 'JavaScript off', context: off, scripts: false }, { name: 'JavaScript on', context: on, scripts: true }];
+    narrow = small;
   });
   after(async () => {
     await browser?.close();
@@ -99,7 +58,7 @@ describe('back office dashboard and lists in a browser', { skip }, () => {
           const response = await page.goto(`${base}${edition}${path}`);
           assert.equal(response?.status(), 200, `${edition}${path}`);
           assert.equal(await page.locator('h1').count(), 1);
-          for (const violation of await axe(page, !scripts)) problems.push(`${name} ${edition || '/en'} ${kind}: ${violation}`);
+          for (const violation of await axeViolationLines(page, !scripts)) problems.push(`${name} ${edition || '/en'} ${kind}: ${violation}`);
         }
       }
       await page.close();

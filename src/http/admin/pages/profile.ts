@@ -9,8 +9,8 @@ import { ProfilePage } from '../../../web/admin/profile.tsx';
 import type { AdminAnswer, AdminRequest } from '../admin-request.ts';
 import { adminServices } from '../admin-services.ts';
 import { adminView } from '../admin-view.ts';
-import { callApi, type ApiOutcome } from '../call-api.ts';
-import { adminErrorPage, apiErrorsToFields } from '../errors.ts';
+import { callAdminApi, type ApiOutcome } from '../call-api.ts';
+import { adminErrorPage, apiErrorsToFields, refusalPage } from '../errors.ts';
 import type { AdminPage } from '../router.ts';
 import { cookieSettings, readCookie, SESSION_COOKIE, sessionCookie } from '../session-cookie.ts';
 import { throttleKeys } from './signin.ts';
@@ -20,12 +20,8 @@ function framed(req: AdminRequest, children: ComponentChildren, status = 200, he
   return { status, body: AdminFrame({ view: adminView(req), title, current: 'profile', children }), headers };
 }
 
-function me(req: AdminRequest, method: 'GET' | 'POST' | 'DELETE', route: string, params: Record<string, unknown> = {}): Promise<ApiOutcome> {
-  return callApi(req, { method, route, namespace: 'admin', params });
-}
-
 async function profilePage(req: AdminRequest, errors: FieldErrors = {}, unplaced: string[] = [], status = 200, headers: Record<string, string> = {}): Promise<AdminAnswer> {
-  const [passwords, sessions] = await Promise.all([me(req, 'GET', '/me/application-passwords'), me(req, 'GET', '/me/sessions')]);
+  const [passwords, sessions] = await Promise.all([callAdminApi(req, 'GET', '/me/application-passwords'), callAdminApi(req, 'GET', '/me/sessions')]);
   return framed(
     req,
     h(ProfilePage, { view: adminView(req), errors, unplaced, passwords: passwords.ok ? passwords.body : [], sessions: sessions.ok ? sessions.body : [] }),
@@ -71,7 +67,7 @@ async function changePassword(req: AdminRequest): Promise<AdminAnswer> {
 async function act(req: AdminRequest): Promise<AdminAnswer> {
   const back = (message: string) => ({ redirect: req.adminUrl('/profile/', { message }), status: 303 as const });
   const refusedHere = async (outcome: Extract<ApiOutcome, { ok: false }>) => {
-    if (outcome.status !== 400 && outcome.status !== 404) return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
+    if (outcome.status !== 400 && outcome.status !== 404) return refusalPage(req, outcome);
     const { errors, unplaced } = apiErrorsToFields(outcome, { name: 'app_password_name' });
     return profilePage(req, errors, unplaced, 422, { 'X-Calendar-Error': outcome.code });
   };
@@ -80,7 +76,7 @@ async function act(req: AdminRequest): Promise<AdminAnswer> {
       return changePassword(req);
     case 'new_app_password': {
       const name = req.form.get('app_password_name') ?? '';
-      const made = await me(req, 'POST', '/me/application-passwords', { name });
+      const made = await callAdminApi(req, 'POST', '/me/application-passwords', { name });
       if (!made.ok) return refusedHere(made);
       return framed(req, [
         h(SecretOnce, { view: adminView(req), heading: req.t('rec_app_password_created', { name }), secret: made.body.application_password }),
@@ -88,15 +84,15 @@ async function act(req: AdminRequest): Promise<AdminAnswer> {
       ], 201, { 'Cache-Control': 'no-store' });
     }
     case 'revoke_app_password': {
-      const revoked = await me(req, 'DELETE', '/me/application-passwords/(?P<pid>\\d+)', { pid: req.form.get('app_password_id') });
+      const revoked = await callAdminApi(req, 'DELETE', '/me/application-passwords/(?P<pid>\\d+)', { pid: req.form.get('app_password_id') });
       return revoked.ok ? back('rec_app_password_revoked') : refusedHere(revoked);
     }
     case 'revoke_session': {
-      const revoked = await me(req, 'DELETE', '/me/sessions/(?P<sid>\\d+)', { sid: req.form.get('session_id') });
+      const revoked = await callAdminApi(req, 'DELETE', '/me/sessions/(?P<sid>\\d+)', { sid: req.form.get('session_id') });
       return revoked.ok ? back('rec_sessions_revoked') : refusedHere(revoked);
     }
     case 'revoke_other_sessions': {
-      const revoked = await me(req, 'DELETE', '/me/sessions');
+      const revoked = await callAdminApi(req, 'DELETE', '/me/sessions');
       return revoked.ok ? back('rec_sessions_revoked') : refusedHere(revoked);
     }
     default:

@@ -6,8 +6,8 @@ import { SecretOnce } from '../../../web/admin/people-parts.tsx';
 import { InvitationShown, NewUserForm, UsersTable, UserPage, type UserRow } from '../../../web/admin/users.tsx';
 import type { AdminAnswer, AdminRequest } from '../admin-request.ts';
 import { adminView } from '../admin-view.ts';
-import { callApi, type ApiOutcome } from '../call-api.ts';
-import { adminErrorPage, apiErrorsToFields } from '../errors.ts';
+import { callAdminApi, type ApiOutcome } from '../call-api.ts';
+import { adminErrorPage, apiErrorsToFields, refusalPage } from '../errors.ts';
 import type { AdminPage } from '../router.ts';
 
 const USER = '/users/(?P<id>\\d+)';
@@ -16,18 +16,9 @@ function framed(req: AdminRequest, title: string, children: ComponentChildren, s
   return { status, body: AdminFrame({ view: adminView(req), title, current: 'users', children }), headers };
 }
 
-function refused(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>): AdminAnswer {
-  if (outcome.status === 404) return adminErrorPage(req, 404, 'admin_not_found');
-  return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
-}
-
-function admin(req: AdminRequest, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, params: Record<string, unknown>): Promise<ApiOutcome> {
-  return callApi(req, { method, route, namespace: 'admin', params });
-}
-
 async function usersTable(req: AdminRequest): Promise<AdminAnswer> {
-  const listed = await admin(req, 'GET', '/users', {});
-  if (!listed.ok) return refused(req, listed);
+  const listed = await callAdminApi(req, 'GET', '/users', {});
+  if (!listed.ok) return refusalPage(req, listed);
   // The columns the API's user object lacks (sign-in state, counts), in one query.
   const overview = await req.deps.users.overview();
   const rows: UserRow[] = (listed.body as { id: number; login: string; email: string; role: UserRow['role'] }[]).map((user) => ({
@@ -51,9 +42,9 @@ function shownOnce(req: AdminRequest, title: string, children: ComponentChildren
 
 async function createUser(req: AdminRequest): Promise<AdminAnswer> {
   const values = { login: req.form.get('login') ?? '', email: req.form.get('email') ?? '', role: req.form.get('role') ?? '' };
-  const created = await admin(req, 'POST', '/users', { ...values, email: values.email === '' ? undefined : values.email, application_password: false, invite: true });
+  const created = await callAdminApi(req, 'POST', '/users', { ...values, email: values.email === '' ? undefined : values.email, application_password: false, invite: true });
   if (!created.ok) {
-    if (created.status !== 400) return refused(req, created);
+    if (created.status !== 400) return refusalPage(req, created);
     const { errors, unplaced } = apiErrorsToFields(created, {});
     return newUserPage(req, values, errors, unplaced, 422, { 'X-Calendar-Error': created.code });
   }
@@ -63,11 +54,11 @@ async function createUser(req: AdminRequest): Promise<AdminAnswer> {
 
 async function userPage(req: AdminRequest, id: number, state: { values?: Record<string, string>; errors?: FieldErrors; unplaced?: string[] } = {}, status = 200, headers: Record<string, string> = {}): Promise<AdminAnswer> {
   const [user, passwords, sessions] = await Promise.all([
-    admin(req, 'GET', USER, { id }),
-    admin(req, 'GET', `${USER}/application-passwords`, { id }),
-    admin(req, 'GET', `${USER}/sessions`, { id }),
+    callAdminApi(req, 'GET', USER, { id }),
+    callAdminApi(req, 'GET', `${USER}/application-passwords`, { id }),
+    callAdminApi(req, 'GET', `${USER}/sessions`, { id }),
   ]);
-  if (!user.ok) return refused(req, user);
+  if (!user.ok) return refusalPage(req, user);
   const values = state.values ?? { email: user.body.email, role: user.body.role };
   return framed(
     req,
@@ -90,30 +81,30 @@ async function userAction(req: AdminRequest): Promise<AdminAnswer> {
   const id = Number(req.params.id);
   const back = (message: string) => ({ redirect: req.adminUrl(`/users/${id}/`, { message }), status: 303 as const });
   const refusedHere = async (outcome: Extract<ApiOutcome, { ok: false }>, values?: Record<string, string>) => {
-    if (outcome.status !== 400) return refused(req, outcome);
+    if (outcome.status !== 400) return refusalPage(req, outcome);
     const { errors, unplaced } = apiErrorsToFields(outcome, {});
     return userPage(req, id, { values, errors, unplaced }, 422, { 'X-Calendar-Error': outcome.code });
   };
   switch (req.form.get('action')) {
     case 'save': {
       const values = { email: req.form.get('email') ?? '', role: req.form.get('role') ?? '' };
-      const saved = await admin(req, 'PATCH', USER, { id, ...values });
+      const saved = await callAdminApi(req, 'PATCH', USER, { id, ...values });
       return saved.ok ? back('rec_saved') : refusedHere(saved, values);
     }
     case 'reset_signin': {
-      const link = await admin(req, 'POST', `${USER}/sign-in-link`, { id, reset: true });
+      const link = await callAdminApi(req, 'POST', `${USER}/sign-in-link`, { id, reset: true });
       if (!link.ok) return refusedHere(link);
-      const user = await admin(req, 'GET', USER, { id });
+      const user = await callAdminApi(req, 'GET', USER, { id });
       const login = user.ok ? user.body.login : String(id);
       return shownOnce(req, req.t('rec_user_title', { login }), h(InvitationShown, { view: adminView(req), login, url: link.body.url, expires: link.body.expires }));
     }
     case 'revoke_sessions': {
-      const revoked = await admin(req, 'DELETE', `${USER}/sessions`, { id });
+      const revoked = await callAdminApi(req, 'DELETE', `${USER}/sessions`, { id });
       return revoked.ok ? back('rec_sessions_revoked') : refusedHere(revoked);
     }
     case 'new_app_password': {
       const name = req.form.get('app_password_name') ?? '';
-      const made = await admin(req, 'POST', `${USER}/application-passwords`, { id, name });
+      const made = await callAdminApi(req, 'POST', `${USER}/application-passwords`, { id, name });
       if (!made.ok) return refusedHere(made);
       const view = adminView(req);
       return shownOnce(req, req.t('rec_user_title', { login: made.body.login }), [
@@ -122,14 +113,14 @@ async function userAction(req: AdminRequest): Promise<AdminAnswer> {
       ]);
     }
     case 'revoke_app_password': {
-      const revoked = await admin(req, 'DELETE', `${USER}/application-passwords/(?P<pid>\\d+)`, { id, pid: req.form.get('app_password_id') });
+      const revoked = await callAdminApi(req, 'DELETE', `${USER}/application-passwords/(?P<pid>\\d+)`, { id, pid: req.form.get('app_password_id') });
       return revoked.ok ? back('rec_app_password_revoked') : refusedHere(revoked);
     }
     case 'delete': {
       if (req.form.get('confirm_delete') !== '1') {
         return userPage(req, id, { errors: { confirm_delete: req.t('rec_confirm_delete_required') } }, 422, { 'X-Calendar-Error': 'rest_missing_callback_param' });
       }
-      const deleted = await admin(req, 'DELETE', USER, { id });
+      const deleted = await callAdminApi(req, 'DELETE', USER, { id });
       return deleted.ok ? { redirect: req.adminUrl('/users/', { message: 'rec_user_deleted' }), status: 303 } : refusedHere(deleted);
     }
     default:

@@ -6,23 +6,14 @@ import { SecretOnce } from '../../../web/admin/people-parts.tsx';
 import { NEW_WEBHOOK_VALUES, WebhookActions, WebhookForm, WebhooksTable, webhookValues } from '../../../web/admin/webhooks.tsx';
 import type { AdminAnswer, AdminRequest } from '../admin-request.ts';
 import { adminView } from '../admin-view.ts';
-import { callApi, type ApiOutcome } from '../call-api.ts';
-import { adminErrorPage, apiErrorsToFields } from '../errors.ts';
+import { callAdminApi, type ApiOutcome } from '../call-api.ts';
+import { adminErrorPage, apiErrorsToFields, refusalPage } from '../errors.ts';
 import type { AdminPage } from '../router.ts';
 
 const WEBHOOK = '/webhooks/(?P<id>\\d+)';
 
 function framed(req: AdminRequest, title: string, children: ComponentChildren, status = 200, headers: Record<string, string> = {}): AdminAnswer {
   return { status, body: AdminFrame({ view: adminView(req), title, current: 'webhooks', children }), headers };
-}
-
-function refused(req: AdminRequest, outcome: Extract<ApiOutcome, { ok: false }>): AdminAnswer {
-  if (outcome.status === 404) return adminErrorPage(req, 404, 'admin_not_found');
-  return adminErrorPage(req, outcome.status === 401 ? 403 : outcome.status, outcome.code, outcome.message);
-}
-
-function admin(req: AdminRequest, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, params: Record<string, unknown>): Promise<ApiOutcome> {
-  return callApi(req, { method, route, namespace: 'admin', params });
 }
 
 const FIELDS = ['url', 'description', 'types', 'visibility', 'include_objects', 'active'] as const;
@@ -50,10 +41,10 @@ function formErrors(outcome: Extract<ApiOutcome, { ok: false }>): { errors: Fiel
 async function webhookPage(req: AdminRequest, id: number, state: { values?: Record<string, string>; errors?: FieldErrors; unplaced?: string[] } = {}, status = 200, headers: Record<string, string> = {}): Promise<AdminAnswer> {
   const failedOnly = req.query.status === 'failed';
   const [webhook, deliveries] = await Promise.all([
-    admin(req, 'GET', WEBHOOK, { id }),
-    admin(req, 'GET', `${WEBHOOK}/deliveries`, { id, ...(failedOnly ? { status: 'failed' } : {}) }),
+    callAdminApi(req, 'GET', WEBHOOK, { id }),
+    callAdminApi(req, 'GET', `${WEBHOOK}/deliveries`, { id, ...(failedOnly ? { status: 'failed' } : {}) }),
   ]);
-  if (!webhook.ok) return refused(req, webhook);
+  if (!webhook.ok) return refusalPage(req, webhook);
   const view = adminView(req);
   return framed(
     req,
@@ -69,10 +60,10 @@ async function webhookPage(req: AdminRequest, id: number, state: { values?: Reco
 
 async function create(req: AdminRequest): Promise<AdminAnswer> {
   const values = submitted(req);
-  const created = await admin(req, 'POST', '/webhooks', webhookParams(values));
+  const created = await callAdminApi(req, 'POST', '/webhooks', webhookParams(values));
   const view = adminView(req);
   if (!created.ok) {
-    if (created.status !== 400) return refused(req, created);
+    if (created.status !== 400) return refusalPage(req, created);
     const { errors, unplaced } = formErrors(created);
     return framed(req, req.t('rec_new_webhook'), h(WebhookForm, { view, action: req.adminUrl('/webhooks/new'), values, errors, unplaced, creating: true }), 422, { 'X-Calendar-Error': created.code });
   }
@@ -95,30 +86,30 @@ async function act(req: AdminRequest): Promise<AdminAnswer> {
   switch (req.form.get('action')) {
     case 'save': {
       const values = submitted(req);
-      const saved = await admin(req, 'PATCH', WEBHOOK, { id, ...webhookParams(values) });
+      const saved = await callAdminApi(req, 'PATCH', WEBHOOK, { id, ...webhookParams(values) });
       if (saved.ok) return back('rec_saved');
-      if (saved.status !== 400) return refused(req, saved);
+      if (saved.status !== 400) return refusalPage(req, saved);
       return webhookPage(req, id, { values, ...formErrors(saved) }, 422, { 'X-Calendar-Error': saved.code });
     }
     case 'rotate_secret': {
-      const rotated = await admin(req, 'POST', `${WEBHOOK}/rotate-secret`, { id });
-      if (!rotated.ok) return refused(req, rotated);
+      const rotated = await callAdminApi(req, 'POST', `${WEBHOOK}/rotate-secret`, { id });
+      if (!rotated.ok) return refusalPage(req, rotated);
       return framed(req, req.t('rec_webhook'), [
         h(SecretOnce, { view: adminView(req), heading: req.t('rec_webhook_secret'), secret: rotated.body.secret }),
         h('p', null, h('a', { href: req.adminUrl(`/webhooks/${id}/`) }, rotated.body.url)),
       ], 201, { 'Cache-Control': 'no-store' });
     }
     case 'ping': {
-      const pinged = await admin(req, 'POST', `${WEBHOOK}/ping`, { id });
-      return pinged.ok ? back('rec_ping_sent') : refused(req, pinged);
+      const pinged = await callAdminApi(req, 'POST', `${WEBHOOK}/ping`, { id });
+      return pinged.ok ? back('rec_ping_sent') : refusalPage(req, pinged);
     }
     case 'delete': {
-      const deleted = await admin(req, 'DELETE', WEBHOOK, { id });
-      return deleted.ok ? { redirect: req.adminUrl('/webhooks/', { message: 'rec_webhook_deleted' }), status: 303 } : refused(req, deleted);
+      const deleted = await callAdminApi(req, 'DELETE', WEBHOOK, { id });
+      return deleted.ok ? { redirect: req.adminUrl('/webhooks/', { message: 'rec_webhook_deleted' }), status: 303 } : refusalPage(req, deleted);
     }
     case 'redeliver': {
-      const again = await admin(req, 'POST', `${WEBHOOK}/deliveries/(?P<mid>\\d+)/redeliver`, { id, mid: req.form.get('message_id') });
-      return again.ok ? back('rec_redelivery_queued') : refused(req, again);
+      const again = await callAdminApi(req, 'POST', `${WEBHOOK}/deliveries/(?P<mid>\\d+)/redeliver`, { id, mid: req.form.get('message_id') });
+      return again.ok ? back('rec_redelivery_queued') : refusalPage(req, again);
     }
     default:
       return adminErrorPage(req, 400, 'rest_invalid_param');
@@ -132,8 +123,8 @@ export function webhookPages(_deps: AppDeps): AdminPage[] {
       path: '/webhooks/',
       access: 'administrator',
       get: async (req) => {
-        const listed = await admin(req, 'GET', '/webhooks', {});
-        return listed.ok ? framed(req, req.t('rec_webhooks'), h(WebhooksTable, { view: adminView(req), webhooks: listed.body })) : refused(req, listed);
+        const listed = await callAdminApi(req, 'GET', '/webhooks', {});
+        return listed.ok ? framed(req, req.t('rec_webhooks'), h(WebhooksTable, { view: adminView(req), webhooks: listed.body })) : refusalPage(req, listed);
       },
     },
     {
