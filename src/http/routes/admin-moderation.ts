@@ -1,4 +1,4 @@
-import { can } from '../../domain/auth/capabilities.ts';
+import { canModerate } from '../../domain/auth/capabilities.ts';
 import { rule } from '../../args/validators.ts';
 import type { ModerationService, Decision } from '../../services/submissions/moderation-service.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
@@ -23,7 +23,7 @@ export function moderationRoutes(moderation: ModerationService): RouteDef[] {
             reason: { type: 'string', description: 'Why it was rejected (reject only, at most 1000 characters), quoted in the mail to the submitter.', validate: rule((value) => typeof value === 'string' && value.length <= 1000, { code: 'rest_too_large', messageKey: 'submit_reason_too_long', vars: { max: 1000 } }) },
             notify: { type: 'boolean', default: true, description: 'Mail the submitter (approve, reject).' },
           },
-          permission: (ctx) => can(ctx.user, 'publish_posts') && can(ctx.user, 'edit_others_posts'),
+          permission: (ctx) => canModerate(ctx.user),
           handler: async (ctx, params) => {
             const result = await moderation.decide(ctx, ctx.user!, params.get<number>('id'), params.get<Decision>('decision'), {
               reason: params.has('reason') ? params.get<string>('reason') : undefined,
