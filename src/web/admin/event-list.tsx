@@ -84,7 +84,7 @@ function CategoryFilter({ view, page }: { view: ListView; page: EventListPage })
 /** Moderators' filter: only submitted events (`submissions=1`). */
 function SubmissionsFilter({ view, page }: { view: ListView; page: EventListPage }): VNode {
   return (
-    <p class="field checkbox">
+    <p class="field field-check">
       <input type="checkbox" id="list-submissions" name="submissions" value="1" checked={page.query.submissions} />
       <label for="list-submissions">{view.t('admin_review_only_submissions')}</label>
     </p>

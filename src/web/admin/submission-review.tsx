@@ -57,7 +57,7 @@ export function SubmissionCell({ view, eventId, title, review }: { view: ListVie
             <label for={field('reason')}>{view.t('admin_review_reason')}</label>
             <textarea id={field('reason')} name="reason" form={form} rows={2} maxLength={1000} />
           </p>
-          <p class="field checkbox">
+          <p class="field field-check">
             <input type="checkbox" id={field('notify')} name="notify" value="1" form={form} checked />
             <label for={field('notify')}>{view.t('admin_moderate_notify')}</label>
           </p>
