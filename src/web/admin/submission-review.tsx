@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { MessageKey } from '../../i18n/catalog.ts';
 import type { SubmissionReview } from '../../services/back-office/submission-review.ts';
 import { wallText, type ListView } from './list-table.tsx';
+import { DecisionFields } from './moderation.tsx';
 
 /** "Name <e-mail>", the member's login, or null when nothing is left (erased, 120 §7). */
 function submitterText(review: SubmissionReview): string | null {
@@ -28,7 +29,6 @@ export const moderateFormId = (eventId: number) => `moderate-${eventId}`;
 export function SubmissionCell({ view, eventId, title, review }: { view: ListView; eventId: number; title: string; review: SubmissionReview }): VNode {
   const submitter = submitterText(review);
   const form = moderateFormId(eventId);
-  const field = (name: string) => `${name}-${eventId}`;
   return (
     <div class="submission-review">
       <p class="submitter">{submitter === null ? view.t('admin_review_unnamed') : view.t('admin_review_submitted_by', { submitter })}</p>
@@ -45,22 +45,7 @@ export function SubmissionCell({ view, eventId, title, review }: { view: ListVie
       {review.open && (
         <fieldset class="moderate-row" form={form}>
           <legend>{view.t('admin_review_decide', { title })}</legend>
-          <p class="field">
-            <label for={field('decision')}>{view.t('admin_moderate_decision')}</label>
-            <select id={field('decision')} name="decision" form={form}>
-              <option value="approve">{view.t('admin_moderate_approve')}</option>
-              <option value="reject">{view.t('admin_moderate_reject')}</option>
-              <option value="spam">{view.t('admin_moderate_spam')}</option>
-            </select>
-          </p>
-          <p class="field">
-            <label for={field('reason')}>{view.t('admin_review_reason')}</label>
-            <textarea id={field('reason')} name="reason" form={form} rows={2} maxLength={1000} />
-          </p>
-          <p class="field field-check">
-            <input type="checkbox" id={field('notify')} name="notify" value="1" form={form} checked />
-            <label for={field('notify')}>{view.t('admin_moderate_notify')}</label>
-          </p>
+          <DecisionFields t={view.t} rows={2} eventId={eventId} form={form} />
           <p><button type="submit" form={form} class="button">{view.t('admin_moderate_send')}</button></p>
         </fieldset>
       )}

@@ -80,9 +80,9 @@ describe('back office moderation in a browser', { skip: browserSkip }, () => {
     const plain = await context(false);
     const page = await plain.newPage();
     await page.goto(`${origin}${LIST}`);
-    await page.selectOption(`#decision-${ids[2]}`, 'reject');
-    await page.fill(`#reason-${ids[2]}`, 'Not an event');
-    await page.uncheck(`#notify-${ids[2]}`);
+    await page.selectOption(`#field-decision-${ids[2]}`, 'reject');
+    await page.fill(`#field-reason-${ids[2]}`, 'Not an event');
+    await page.uncheck(`#field-notify-${ids[2]}`);
     await page.click(`button[form="moderate-${ids[2]}"]`);
     await page.waitForURL(/message=moderated_reject/);
     assert.match(await page.locator('.admin-status').innerText(), /The event was rejected\./);

@@ -64,8 +64,9 @@ for (const dialect of DIALECTS) {
       assert.equal(list.text.split('Unverified (no proof of work)').length - 1, 1, 'the visitor is flagged, the member is not');
       for (const id of [visitor.event_id, memberRow.event_id]) {
         assert.match(list.text, new RegExp(`<form id="moderate-${id}" method="post" action="/admin/events/${id}/moderate"[^>]*><input type="hidden" name="_token" value="${editor.token}"`));
-        assert.match(list.text, new RegExp(`<input type="checkbox" id="notify-${id}" name="notify" value="1" form="moderate-${id}" checked`));
-        assert.match(list.text, new RegExp(`<textarea id="reason-${id}" name="reason" form="moderate-${id}"`));
+        assert.match(list.text, new RegExp(`<input id="field-notify-${id}" type="checkbox" name="notify" form="moderate-${id}" value="1" checked`));
+        assert.match(list.text, new RegExp(`<textarea id="field-reason-${id}" name="reason" form="moderate-${id}"`));
+        assert.match(list.text, new RegExp(`<select id="field-decision-${id}" name="decision" form="moderate-${id}"`));
       }
       for (const action of ['approve', 'reject', 'spam']) assert.ok(list.text.includes(`<option value="${action}">`), action);
       const danish = await adminGet(t, { ...editor, prefix: '/da/admin' }, '/events/?status=pending&submissions=1');

@@ -10,7 +10,6 @@ export const moderationListMessagesDa: Record<keyof typeof moderationListMessage
   admin_review_received: "Modtaget",
   admin_review_edition: "Udgave: {language}",
   admin_review_decide: "Afgør “{title}”",
-  admin_review_reason: "Begrundelse (kun ved afvisning)",
   admin_review_only_submissions: "Kun indsendte begivenheder",
   admin_dash_submissions: "Indsendelser",
   admin_dash_awaiting: "Indsendelser der venter på gennemgang: {count} ({flagged} markeret)",

@@ -9,7 +9,6 @@ export const moderationListMessagesEn = {
   admin_review_received: "Received",
   admin_review_edition: "Edition: {language}",
   admin_review_decide: "Decide on “{title}”",
-  admin_review_reason: "Reason (rejections only)",
   admin_review_only_submissions: "Only submitted events",
   admin_dash_submissions: "Submissions",
   admin_dash_awaiting: "Submissions awaiting review: {count} ({flagged} flagged)",

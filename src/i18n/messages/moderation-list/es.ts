@@ -10,7 +10,6 @@ export const moderationListMessagesEs: Record<keyof typeof moderationListMessage
   admin_review_received: "Recibido",
   admin_review_edition: "Edición: {language}",
   admin_review_decide: "Decidir sobre “{title}”",
-  admin_review_reason: "Motivo (solo para rechazos)",
   admin_review_only_submissions: "Solo eventos enviados",
   admin_dash_submissions: "Envíos",
   admin_dash_awaiting: "Envíos pendientes de revisión: {count} ({flagged} marcados)",

@@ -10,7 +10,6 @@ export const moderationListMessagesIt: Record<keyof typeof moderationListMessage
   admin_review_received: "Ricevuto",
   admin_review_edition: "Edizione: {language}",
   admin_review_decide: "Decidi su “{title}”",
-  admin_review_reason: "Motivo (solo per i rifiuti)",
   admin_review_only_submissions: "Solo eventi proposti",
   admin_dash_submissions: "Proposte",
   admin_dash_awaiting: "Proposte in attesa di revisione: {count} ({flagged} segnalate)",
