@@ -57,6 +57,11 @@ export function canManageCategories(principal: Principal | null): boolean {
   return can(principal, 'edit_posts') && can(principal, 'publish_posts');
 }
 
+/** Who decides visitor submissions and sees their submitter (120 §7, §8.1): editors and administrators. */
+export function canModerate(principal: Principal | null): boolean {
+  return can(principal, 'publish_posts') && can(principal, 'edit_others_posts');
+}
+
 export function canManageTags(principal: Principal | null): boolean {
   return can(principal, 'edit_posts') && can(principal, 'manage_categories');
 }

@@ -7,10 +7,11 @@ import type { User } from '../../domain/users/user.ts';
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', da: 'Dansk', it: 'Italiano', es: 'Español' };
 
-/** Who may open a page (100 §7.1): a capability, any signed-in user, or administrators. */
-export type Access = Capability | 'signed-in' | 'administrator';
+/** Who may open a page (100 §7.1): a capability, any signed-in user, administrators, or a rule of the domain. */
+export type Access = Capability | 'signed-in' | 'administrator' | ((user: User) => boolean);
 
 export function mayOpen(user: User, access: Access): boolean {
+  if (typeof access === 'function') return access(user);
   if (access === 'signed-in') return true;
   if (access === 'administrator') return user.role === 'administrator';
   return can(user, access);

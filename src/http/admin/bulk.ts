@@ -5,13 +5,15 @@ import { callApi } from './call-api.ts';
 import { adminErrorPage } from './errors.ts';
 
 export const BULK_ACTIONS = ['publish', 'trash', 'restore', 'delete'] as const;
-export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** The decisions of 120 §8.2 on submitted events. */
+export const MODERATION_ACTIONS = ['approve', 'reject', 'spam'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number] | (typeof MODERATION_ACTIONS)[number];
 
 /** The lists that take bulk actions, and which actions each takes (100 §7.3). */
 export type BulkList = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
 const ALLOWED: Record<BulkList, readonly BulkAction[]> = {
-  events: BULK_ACTIONS,
+  events: [...BULK_ACTIONS, ...MODERATION_ACTIONS],
   // Publish serves the dashboard's review block; the lists offer trash, restore and delete.
   venues: BULK_ACTIONS,
   organizers: BULK_ACTIONS,
@@ -21,7 +23,7 @@ const ALLOWED: Record<BulkList, readonly BulkAction[]> = {
 
 /** What a bulk action does to one record: an API call, or a refusal decided from its row. */
 export type BulkStep =
-  | { call: { method: 'POST' | 'DELETE'; route: string; params: Record<string, unknown> } }
+  | { call: { method: 'POST' | 'DELETE'; route: string; params: Record<string, unknown>; namespace: 'events' | 'admin' } }
   | { refused: string };
 
 interface BulkRow {
@@ -34,22 +36,29 @@ interface BulkRow {
  * contributor's to pending, 40 §9); trash = DELETE; restore = update to the status before
  * trashing (⚠ 100 §16 #1; the API scales it for the caller); delete = DELETE `force=true`, only
  * for records already in the Trash. Terms have no trash: delete is permanent (`force=true`).
+ * Approve, reject and spam (events only) = the admin API's moderation route, with the mail to the
+ * submitter (120 §8.2; a bulk rejection carries no reason).
  * `row` is undefined for an id that names no record: the API then answers its not-found code.
  */
 export function bulkStep(list: BulkList, action: BulkAction, id: number, row: BulkRow | undefined): BulkStep {
   const route = `/${list}/(?P<id>\\d+)`;
-  if (list === 'categories' || list === 'tags') return { call: { method: 'DELETE', route, params: { id, force: true } } };
+  const call = (method: 'POST' | 'DELETE', params: Record<string, unknown>, namespace: 'events' | 'admin' = 'events', path = route): BulkStep => ({ call: { method, route: path, params: { id, ...params }, namespace } });
+  if (list === 'categories' || list === 'tags') return call('DELETE', { force: true });
   switch (action) {
     case 'publish':
-      return { call: { method: 'POST', route, params: { id, status: 'publish' } } };
+      return call('POST', { status: 'publish' });
     case 'trash':
-      return { call: { method: 'DELETE', route, params: { id } } };
+      return call('DELETE', {});
     case 'restore':
       if (row !== undefined && row.status !== 'trash') return { refused: 'admin_not_in_trash' };
-      return { call: { method: 'POST', route, params: { id, status: row?.pre_trash_status ?? 'draft' } } };
+      return call('POST', { status: row?.pre_trash_status ?? 'draft' });
     case 'delete':
       if (row !== undefined && row.status !== 'trash') return { refused: 'admin_not_in_trash' };
-      return { call: { method: 'DELETE', route, params: { id, force: true } } };
+      return call('DELETE', { force: true });
+    case 'approve':
+    case 'reject':
+    case 'spam':
+      return call('POST', { decision: action, notify: true }, 'admin', '/events/(?P<id>\\d+)/moderation');
   }
 }
 
@@ -88,7 +97,7 @@ export async function runBulk(req: AdminRequest, list: BulkList, back: (extra: R
       refused.push(`${id}:${step.refused}`);
       continue;
     }
-    const outcome = await callApi(req, { ...step.call, namespace: 'events' });
+    const outcome = await callApi(req, step.call);
     if (outcome.ok) {
       done += 1;
       if (action === 'trash') undo.push(id);

@@ -1,4 +1,4 @@
-import { can } from '../../domain/auth/capabilities.ts';
+import { canModerate } from '../../domain/auth/capabilities.ts';
 import { rule } from '../../args/validators.ts';
 import type { ModerationService, Decision } from '../../services/submissions/moderation-service.ts';
 import type { RouteDef } from '../rest/endpoint.ts';
@@ -42,7 +42,7 @@ export function moderationRoutes(moderation: ModerationService): RouteDef[] {
             404: { description: 'rest-event-not-found: no event has this ID; submission-not-found: the event was not submitted through the form.' },
             409: { description: 'submission-already-decided: the submission was decided already, or its event is no longer pending or draft.' },
           },
-          permission: (ctx) => can(ctx.user, 'publish_posts') && can(ctx.user, 'edit_others_posts'),
+          permission: (ctx) => canModerate(ctx.user),
           handler: async (ctx, params) => {
             const result = await moderation.decide(ctx, ctx.user!, params.get<number>('id'), params.get<Decision>('decision'), {
               reason: params.has('reason') ? params.get<string>('reason') : undefined,

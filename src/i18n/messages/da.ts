@@ -1,4 +1,5 @@
 import { adminListsMessagesDa } from './admin-lists/da.ts';
+import { moderationListMessagesDa } from './moderation-list/da.ts';
 import { submissionsDa } from './submissions/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
@@ -287,5 +288,6 @@ export const da: Catalogue = {
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,
+  ...moderationListMessagesDa,
   ...adminRecordsMessagesDa,
 };

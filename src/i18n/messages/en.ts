@@ -4,6 +4,7 @@ import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
 import { adminListsMessagesEn } from './admin-lists/en.ts';
+import { moderationListMessagesEn } from './moderation-list/en.ts';
 import { adminRecordsMessagesEn } from './admin-records/en.ts';
 /**
  * English texts, the reference catalogue: every other language must define exactly these keys
@@ -296,6 +297,7 @@ export const en = {
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,
+  ...moderationListMessagesEn,
   ...adminRecordsMessagesEn,
 } as const;
 

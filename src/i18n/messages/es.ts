@@ -1,4 +1,5 @@
 import { adminListsMessagesEs } from './admin-lists/es.ts';
+import { moderationListMessagesEs } from './moderation-list/es.ts';
 import { submissionsEs } from './submissions/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
@@ -287,5 +288,6 @@ export const es: Catalogue = {
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,
+  ...moderationListMessagesEs,
   ...adminRecordsMessagesEs,
 };

@@ -1,4 +1,5 @@
 import { adminListsMessagesIt } from './admin-lists/it.ts';
+import { moderationListMessagesIt } from './moderation-list/it.ts';
 import { submissionsIt } from './submissions/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
@@ -287,5 +288,6 @@ export const it: Catalogue = {
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,
+  ...moderationListMessagesIt,
   ...adminRecordsMessagesIt,
 };

@@ -8,6 +8,7 @@ import { eventStatusCounts, nextEvents, pendingRecords, recordTotals, type Pendi
 import type { Database, EventRow } from '../../storage/schema.ts';
 import { changeObjects, objectKey } from '../change-objects.ts';
 import { nowBound } from './event-list.ts';
+import { loadSubmissionsSummary, type SubmissionsSummary } from './submission-review.ts';
 
 export const NEXT_EVENTS = 5;
 export const RECENT_CHANGES = 10;
@@ -25,6 +26,10 @@ export interface Dashboard {
   next: EventRow[];
   review: PendingRecord[];
   changes: RecentChange[];
+  /** Moderators while submissions are on (120 §8.1). */
+  submissions: SubmissionsSummary | null;
+  /** Administrators while mail is on: messages that failed (120 §10.3). */
+  failedMail: number | null;
 }
 
 /** The name an object of `changeObjects` carries, by kind. */
@@ -39,17 +44,23 @@ function nameOf(object: Record<string, unknown> | undefined, kind: ChangeEntry['
  * events (the list's statuses and start order, a series once), what awaits review, and the change feed's latest entries as this
  * user may see them (80 §3.4) with their objects — a fixed number of statements.
  */
-export async function loadDashboard(db: Kysely<Database>, ctx: RenderContext & { user: Principal }, siteZone: string): Promise<Dashboard> {
+export async function loadDashboard(
+  db: Kysely<Database>,
+  ctx: RenderContext & { user: Principal },
+  siteZone: string,
+  settings: { submissionsStatus: 'pending' | 'draft' | null; mail: boolean } = { submissionsStatus: null, mail: false },
+): Promise<Dashboard> {
   const now = ctx.now;
   const nowUtc = formatWall(now);
   const user = ctx.user;
   const editor = can(user, 'edit_posts');
-  const [counts, totals, next, review, entries] = await Promise.all([
+  const [counts, totals, next, review, entries, moderation] = await Promise.all([
     eventStatusCounts(db, nowUtc, nowBound(now, siteZone), siteZone === 'UTC'),
     recordTotals(db),
     nextEvents(db, defaultListStatuses(user), nowUtc, nowBound(now, siteZone), siteZone === 'UTC', NEXT_EVENTS),
     editor ? pendingRecords(db, can(user, 'edit_others_posts') ? null : user.id, REVIEW_ITEMS) : Promise.resolve([]),
     listLatestChanges(db, RECENT_CHANGES, { seesUnpublished: editor, nowUtc }),
+    loadSubmissionsSummary(db, user, now, settings),
   ]);
   const objects = await changeObjects(db, entries, ctx);
   return {
@@ -58,5 +69,6 @@ export async function loadDashboard(db: Kysely<Database>, ctx: RenderContext & {
     next,
     review,
     changes: entries.map((entry) => ({ entry, name: nameOf(objects.get(objectKey(entry.kind, entry.record_id)), entry.kind) })),
+    ...moderation,
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { can, type Principal } from '../../domain/auth/capabilities.ts';
+import { can, canModerate, type Principal } from '../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord } from '../../domain/auth/record-permissions.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { utcToWall } from '../../domain/dates/time-zone.ts';
@@ -15,6 +15,7 @@ import type { Database } from '../../storage/schema.ts';
 import { eventOwnership } from '../events-service.ts';
 import { resolveTermFilter } from '../terms-service.ts';
 import { categoryChoices, type CategoryChoice } from './category-choices.ts';
+import { loadSubmissionReviews, submittedOnly, type SubmissionReview } from './submission-review.ts';
 
 /** 20 rows a page, as the reference's list table (100 §1). */
 export const ADMIN_PER_PAGE = 20;
@@ -32,6 +33,8 @@ export interface EventListQuery {
   paged: number;
   series?: number;
   allOccurrences: boolean;
+  /** `submissions=1`: only submitted events (120 §8.1). */
+  submissions: boolean;
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -61,6 +64,7 @@ export function parseEventListQuery(query: Query): EventListQuery {
     paged: positiveInt(one(query, 'paged')) ?? 1,
     series: positiveInt(one(query, 'series')),
     allOccurrences: one(query, 'all_occurrences') === '1',
+    submissions: one(query, 'submissions') === '1',
   };
 }
 
@@ -77,6 +81,8 @@ export interface EventListRow {
   seriesCount?: number;
   /** Whether the user may change it (the checkbox, 100 §7.3): edit or delete right on it. */
   changeable: boolean;
+  /** A submitted event as moderators see it (others: never). */
+  submission?: SubmissionReview;
 }
 
 export interface EventListPage {
@@ -88,6 +94,8 @@ export interface EventListPage {
   categories: CategoryChoice[];
   /** The query's page lies beyond the last (→ 404). */
   beyondLast: boolean;
+  /** Editors and administrators: the submissions filter, review columns and decisions (120 §8.1). */
+  mayModerate: boolean;
 }
 
 /** Now as a wall clock of the list's date bounds (the site zone's, or UTC when the site is UTC). */
@@ -127,7 +135,8 @@ export async function eventListFilter(db: Kysely<Database>, principal: Principal
 export async function loadEventListPage(db: Kysely<Database>, ctx: RenderContext & { user: Principal }, query: EventListQuery, siteZone: string): Promise<EventListPage> {
   const now = ctx.now;
   const nowUtc = formatWall(now);
-  const filter = await eventListFilter(db, ctx.user, query, siteZone, now);
+  const listFilter = await eventListFilter(db, ctx.user, query, siteZone, now);
+  const filter = listFilter !== null && query.submissions ? await submittedOnly(db, listFilter) : listFilter;
   const [listed, counts, categories] = await Promise.all([
     filter === null ? { rows: [], total: 0 } : new EventsRepository(db, nowUtc).list(filter, query.paged, ADMIN_PER_PAGE),
     eventStatusCounts(db, nowUtc, nowBound(now, siteZone), siteZone === 'UTC'),
@@ -136,10 +145,11 @@ export async function loadEventListPage(db: Kysely<Database>, ctx: RenderContext
   const totalPages = Math.ceil(listed.total / ADMIN_PER_PAGE);
   const collapsed = filter?.firstOfSeries === true;
   const parents = collapsed ? [...new Set(listed.rows.filter((row) => row.post_parent !== 0).map((row) => row.post_parent))] : [];
-  const [models, series, logins] = await Promise.all([
+  const [models, series, logins, reviews] = await Promise.all([
     loadEventModels(db, listed.rows, ctx),
     new SeriesRepository(db).summaries(parents, filter?.statuses ?? [], nowUtc),
     loginsOf(db, listed.rows.map((row) => row.author)),
+    loadSubmissionReviews(db, ctx.user, listed.rows),
   ]);
   const rows = models.map((model) => {
     const record = eventOwnership(model.event);
@@ -148,6 +158,7 @@ export async function loadEventListPage(db: Kysely<Database>, ctx: RenderContext
       author: logins.get(model.event.author) ?? '',
       seriesCount: collapsed && model.event.post_parent !== 0 ? series.get(model.event.post_parent)?.count : undefined,
       changeable: canEditRecord(ctx.user, record) || canDeleteRecord(ctx.user, record),
+      submission: reviews.get(model.event.id),
     };
   });
   return {
@@ -158,5 +169,6 @@ export async function loadEventListPage(db: Kysely<Database>, ctx: RenderContext
     counts: counts.filter((count) => count.status !== 'trash' || can(ctx.user, 'delete_posts')),
     categories,
     beyondLast: query.paged > Math.max(totalPages, 1),
+    mayModerate: canModerate(ctx.user),
   };
 }

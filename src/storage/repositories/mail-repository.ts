@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, MailMessageRow, MailMessageTable, MailStatus } from '../schema.ts';
-import { isPostgres } from '../sql-helpers.ts';
+import { isPostgres, toInt } from '../sql-helpers.ts';
 
 /** A message to queue: the outbox row's own fields; the body is always there when queued. */
 export type NewMail = Pick<MailMessageTable, 'kind' | 'event_id' | 'lang' | 'message_id' | 'recipient' | 'subject'> & {
@@ -85,6 +85,12 @@ export class MailRepository {
       .where('created_utc', '>=', since.toISOString());
     if (status !== undefined) query = query.where('status', '=', status);
     return query.orderBy('id', 'desc').limit(500).execute();
+  }
+
+  /** Messages that gave up (the dashboard's count; kept rows are at most 30 days old). */
+  async countFailed(): Promise<number> {
+    const row = await this.db.selectFrom('mail_messages').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow();
+    return toInt(row.n);
   }
 
   /** Keeping (§10.3): bodies of sent mail 7 days, rows 30 days. */

@@ -80,6 +80,47 @@ export class SubmissionsRepository {
     return this.db.selectFrom('submissions').select(SHOWN_COLUMNS).where('event_id', 'in', eventIds).execute();
   }
 
+  /**
+   * The submissions of a page's events with the member's login (the back office's review columns,
+   * 120 §8.1): one statement, keyed by event id.
+   */
+  async reviewRows(eventIds: readonly number[]): Promise<Map<number, SubmissionRow & { member_login: string | null }>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('submissions').leftJoin('users', 'users.id', 'submissions.member_id')
+      .selectAll('submissions').select('users.login as member_login')
+      .where('submissions.event_id', 'in', eventIds).execute();
+    return new Map(rows.map((row) => [row.event_id, { ...row, member_login: row.member_login ?? null }]));
+  }
+
+  /** Ids of submitted events in these statuses (the list's `submissions=1`). */
+  async submittedEventIds(statuses: readonly string[]): Promise<number[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.db.selectFrom('submissions').innerJoin('events', 'events.id', 'submissions.event_id')
+      .select('submissions.event_id').where('events.status', 'in', statuses).execute();
+    return rows.map((row) => row.event_id);
+  }
+
+  /** Undecided submissions whose event has `status`, and how many of them carry a flag (the dashboard). */
+  async awaitingReview(status: string): Promise<{ count: number; flagged: number }> {
+    const row = await this.db.selectFrom('submissions').innerJoin('events', 'events.id', 'submissions.event_id')
+      .select((eb) => [
+        eb.fn.countAll().as('n'),
+        eb.fn.sum(eb.case().when('submissions.flags', '!=', '').then(1).else(0).end()).as('flagged'),
+      ])
+      .where('events.status', '=', status).where('submissions.decision', 'is', null)
+      .executeTakeFirstOrThrow();
+    return { count: toInt(row.n), flagged: toInt(row.flagged ?? 0) };
+  }
+
+  /** Silently dropped attempts since `since`, by outcome (the dashboard, 120 §6.3). */
+  async droppedSince(since: string): Promise<Map<AttemptOutcome, number>> {
+    const rows = await this.db.selectFrom('submission_attempts')
+      .select((eb) => ['outcome', eb.fn.countAll().as('n')])
+      .where('outcome', '!=', 'stored').where('created_utc', '>', since)
+      .groupBy('outcome').execute();
+    return new Map(rows.map((row) => [row.outcome as AttemptOutcome, toInt(row.n)]));
+  }
+
   async decide(eventId: number, decision: SubmissionRow['decision'], by: number | null, at: string, reason: string | null): Promise<void> {
     await this.db.updateTable('submissions').set({ decision, decided_by: by, decided_utc: at, reason }).where('event_id', '=', eventId).execute();
   }

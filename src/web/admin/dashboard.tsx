@@ -114,6 +114,32 @@ function Review({ view, data, rights }: { view: ListView; data: Dashboard; right
   );
 }
 
+/** Moderators (120 §8.1): what awaits review, how much is flagged, and the last day's silent drops. */
+function Submissions({ view, data }: { view: ListView; data: NonNullable<Dashboard['submissions']> }): VNode {
+  return (
+    <Section id="dashboard-submissions" title={view.t('admin_dash_submissions')}>
+      <p>
+        <a href={view.adminUrl('/events/', { status: data.status, submissions: 1 })}>
+          {view.t('admin_dash_awaiting', { count: data.awaiting, flagged: data.flagged })}
+        </a>
+      </p>
+      <h3>{view.t('admin_dash_dropped')}</h3>
+      <ul class="counts">
+        {data.dropped.map((drop) => <li key={drop.outcome}>{view.t(`admin_dash_drop_${drop.outcome}` as MessageKey)}: {drop.count}</li>)}
+      </ul>
+    </Section>
+  );
+}
+
+/** Administrators (120 §10.3): mail that gave up, linking the outbox's failed messages. */
+function FailedMail({ view, count }: { view: ListView; count: number }): VNode {
+  return (
+    <Section id="dashboard-mail" title={view.t('admin_dash_mail')}>
+      <p><a href={view.adminUrl('/mail/', { status: 'failed' })}>{view.t('admin_dash_failed_mail', { count })}</a></p>
+    </Section>
+  );
+}
+
 function RecentChanges({ view, data }: { view: ListView; data: Dashboard }): VNode {
   return (
     <Section id="dashboard-changes" title={view.t('admin_lists_recent_changes')}>
@@ -134,13 +160,15 @@ function RecentChanges({ view, data }: { view: ListView; data: Dashboard }): VNo
   );
 }
 
-/** `/admin/` (100 §7.2): counts, next events, what awaits review, recent changes. */
+/** `/admin/` (100 §7.2): counts, next events, what awaits review, submissions and failed mail (120 §8.1), recent changes. */
 export function DashboardContent({ view, data, rights, role }: { view: ListView; data: Dashboard; rights: DashboardRights; role: Role }): VNode {
   return (
     <div class={`dashboard dashboard-${role}`}>
       <Counts view={view} data={data} rights={rights} />
       <NextEvents view={view} data={data} rights={rights} />
       {rights.events && <Review view={view} data={data} rights={rights} />}
+      {data.submissions !== null && <Submissions view={view} data={data.submissions} />}
+      {data.failedMail !== null && <FailedMail view={view} count={data.failedMail} />}
       <RecentChanges view={view} data={data} />
     </div>
   );

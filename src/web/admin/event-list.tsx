@@ -3,21 +3,9 @@ import type { Status } from '../../domain/status.ts';
 import type { MessageKey } from '../../i18n/catalog.ts';
 import type { EventListPage, EventListQuery } from '../../services/back-office/event-list.ts';
 import { startOrder } from '../../services/back-office/event-list.ts';
-import {
-  BulkControls,
-  BulkForm,
-  BulkMessage,
-  DataTable,
-  AddLink,
-  Paging,
-  SearchForm,
-  StatusLabel,
-  WallTime,
-  type BulkOutcome,
-  type Column,
-  type ListView,
-  type QueryValues,
-} from './list-table.tsx';
+import { ListLayout, type ListTab } from './list-page.tsx';
+import { StatusLabel, WallTime, type BulkActionName, type BulkOutcome, type Column, type ListView, type QueryValues, type TableRow } from './list-table.tsx';
+import { ModerateForms, SubmissionCell } from './submission-review.tsx';
 
 /** The tabs of 100 §7.3, in order, with the query each one sets. */
 export const EVENT_TABS = [
@@ -44,6 +32,7 @@ export function selectionOf(query: EventListQuery): QueryValues {
     category: query.category,
     series: query.series,
     all_occurrences: query.allOccurrences ? 1 : undefined,
+    submissions: query.submissions ? 1 : undefined,
   };
 }
 
@@ -64,22 +53,16 @@ function tabCount(page: EventListPage, key: string): number {
   return page.counts.find((count) => count.status === key)?.all ?? 0;
 }
 
-function Tabs({ view, page }: { view: ListView; page: EventListPage }): VNode {
+/** The six tabs with their counts; the search and category filter are kept. */
+function tabsOf(view: ListView, page: EventListPage): ListTab[] {
   const current = currentTab(page.query);
   const keep = { s: page.query.search, category: page.query.category };
-  return (
-    <nav class="views list-tabs" aria-label={view.t('admin_lists_tabs')}>
-      <ul>
-        {EVENT_TABS.filter((tab) => tab.key !== 'trash' || page.counts.some((count) => count.status === 'trash')).map((tab) => (
-          <li key={tab.key}>
-            <a href={view.adminUrl('/events/', { ...tab.query, ...keep })} {...(current === tab.key ? { 'aria-current': 'page' } : {})}>
-              {view.t(`admin_lists_tab_${tab.key}` as MessageKey)} ({tabCount(page, tab.key)})
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return EVENT_TABS.filter((tab) => tab.key !== 'trash' || page.counts.some((count) => count.status === 'trash')).map((tab) => ({
+    key: tab.key,
+    href: view.adminUrl('/events/', { ...tab.query, ...keep }),
+    label: `${view.t(`admin_lists_tab_${tab.key}` as MessageKey)} (${tabCount(page, tab.key)})`,
+    current: current === tab.key,
+  }));
 }
 
 function CategoryFilter({ view, page }: { view: ListView; page: EventListPage }): VNode {
@@ -98,6 +81,23 @@ function CategoryFilter({ view, page }: { view: ListView; page: EventListPage })
   );
 }
 
+/** Moderators' filter: only submitted events (`submissions=1`). */
+function SubmissionsFilter({ view, page }: { view: ListView; page: EventListPage }): VNode {
+  return (
+    <p class="field field-check">
+      <input type="checkbox" id="list-submissions" name="submissions" value="1" checked={page.query.submissions} />
+      <label for="list-submissions">{view.t('admin_review_only_submissions')}</label>
+    </p>
+  );
+}
+
+/** The bulk actions of a tab: the Trash's, the others', and the decisions where submissions wait (120 §8.1). */
+function bulkActionsOf(page: EventListPage): BulkActionName[] {
+  if (page.query.status === 'trash') return ['restore', 'delete'];
+  const deciding = page.mayModerate && (page.query.status === 'pending' || page.query.status === 'draft');
+  return deciding ? ['publish', 'trash', 'approve', 'reject', 'spam'] : ['publish', 'trash'];
+}
+
 function names(items: unknown): string {
   return Array.isArray(items) ? items.map((item) => String((item as { name?: unknown }).name ?? '')).filter((name) => name !== '').join(', ') : '';
 }
@@ -109,8 +109,7 @@ function names(items: unknown): string {
 export function EventListContent({ view, page, outcome }: { view: ListView; page: EventListPage; outcome: BulkOutcome | 'nothing' | null }): VNode {
   const query = page.query;
   const order = startOrder(query);
-  const self = eventListHref(view, query);
-  const trashTab = query.status === 'trash';
+  const reviewed = page.rows.some((row) => row.submission !== undefined);
   const columns: Column[] = [
     { key: 'title', label: view.t('admin_lists_col_title') },
     {
@@ -127,73 +126,75 @@ export function EventListContent({ view, page, outcome }: { view: ListView; page
     { key: 'categories', label: view.t('admin_lists_col_categories') },
     { key: 'author', label: view.t('admin_lists_col_author') },
     { key: 'modified', label: view.t('admin_lists_col_modified') },
+    ...(reviewed ? [{ key: 'submission', label: view.t('admin_review_col') }] : []),
   ];
-  const titles = new Map(page.rows.map((row) => [row.model.event.id, row.model.event.title]));
-  const selectable = page.rows.some((row) => row.changeable);
   const seriesTitle = query.series === undefined ? undefined : page.rows[0]?.model.event.title;
+  const rows: TableRow[] = page.rows.map(({ model, author, seriesCount, changeable, submission }) => {
+    const event = model.event;
+    const venue = Array.isArray(model.venue) ? '' : String(model.venue.venue ?? '');
+    return {
+      id: event.id,
+      selectable: changeable,
+      name: event.title,
+      cells: {
+        title: (
+          <>
+            <a href={view.adminUrl(`/events/${event.id}/`)}>{event.title}</a>
+            <StatusLabel view={view} status={event.status as Status} />
+            {seriesCount !== undefined && (
+              <>
+                {' '}
+                <a class="series-link" href={view.adminUrl('/events/', { ...selectionOf(query), series: event.post_parent, all_occurrences: undefined })}>
+                  {view.t('admin_lists_series_dates', { count: seriesCount })}
+                </a>
+              </>
+            )}
+          </>
+        ),
+        start: <WallTime lang={view.lang} wall={event.start_local} />,
+        end: <WallTime lang={view.lang} wall={event.end_local} />,
+        venue,
+        categories: names(model.categories),
+        author,
+        modified: <WallTime lang={view.lang} wall={event.modified_local} />,
+        submission: submission === undefined ? null : <SubmissionCell view={view} eventId={event.id} title={event.title} review={submission} />,
+      },
+    };
+  });
   return (
-    <>
-      <AddLink href={view.adminUrl('/events/new')} label={view.t('admin_lists_add_event')} />
-      <BulkMessage view={view} outcome={outcome} action={self} names={titles} />
-      <Tabs view={view} page={page} />
-      <SearchForm view={view} action={view.adminUrl('/events/')} search={query.search} keep={{ status: query.status, when: selectionOf(query).when, series: query.series, all_occurrences: query.allOccurrences ? 1 : undefined, ...orderOf(query) }}>
-        <CategoryFilter view={view} page={page} />
-      </SearchForm>
-      {query.series !== undefined && (
+    <ListLayout
+      view={view}
+      add={{ href: view.adminUrl('/events/new'), label: view.t('admin_lists_add_event') }}
+      outcome={outcome}
+      self={eventListHref(view, query)}
+      tabs={tabsOf(view, page)}
+      search={{
+        action: view.adminUrl('/events/'),
+        value: query.search,
+        keep: { status: query.status, when: selectionOf(query).when, series: query.series, all_occurrences: query.allOccurrences ? 1 : undefined, ...orderOf(query) },
+        filters: (
+          <>
+            <CategoryFilter view={view} page={page} />
+            {page.mayModerate && <SubmissionsFilter view={view} page={page} />}
+          </>
+        ),
+      }}
+      beforeTable={query.series !== undefined ? (
         <p class="series-heading">
           {seriesTitle !== undefined && <strong>{view.t('admin_lists_series_of', { name: seriesTitle })}</strong>}{' '}
           <a href={view.adminUrl('/events/', { ...selectionOf(query), series: undefined })}>{view.t('admin_lists_back_to_list')}</a>
         </p>
-      )}
-      {query.series === undefined && (
+      ) : (
         <p class="series-toggle">
           <a href={view.adminUrl('/events/', { ...selectionOf(query), ...orderOf(query), all_occurrences: query.allOccurrences ? undefined : 1 })}>
             {view.t(query.allOccurrences ? 'admin_lists_collapse_series' : 'admin_lists_show_all_occurrences')}
           </a>
         </p>
       )}
-      <BulkForm view={view} action={self}>
-        {selectable && <BulkControls view={view} actions={trashTab ? ['restore', 'delete'] : ['publish', 'trash']} />}
-        <DataTable
-          view={view}
-          id="event-list"
-          caption={view.t('admin_lists_caption_events', { count: page.total, page: query.paged, pages: Math.max(page.totalPages, 1) })}
-          columns={columns}
-          selectable={selectable}
-          rows={page.rows.map(({ model, author, seriesCount, changeable }) => {
-            const event = model.event;
-            const venue = Array.isArray(model.venue) ? '' : String(model.venue.venue ?? '');
-            return {
-              id: event.id,
-              selectable: changeable,
-              name: event.title,
-              cells: {
-                title: (
-                  <>
-                    <a href={view.adminUrl(`/events/${event.id}/`)}>{event.title}</a>
-                    <StatusLabel view={view} status={event.status as Status} />
-                    {seriesCount !== undefined && (
-                      <>
-                        {' '}
-                        <a class="series-link" href={view.adminUrl('/events/', { ...selectionOf(query), series: event.post_parent, all_occurrences: undefined })}>
-                          {view.t('admin_lists_series_dates', { count: seriesCount })}
-                        </a>
-                      </>
-                    )}
-                  </>
-                ),
-                start: <WallTime lang={view.lang} wall={event.start_local} />,
-                end: <WallTime lang={view.lang} wall={event.end_local} />,
-                venue,
-                categories: names(model.categories),
-                author,
-                modified: <WallTime lang={view.lang} wall={event.modified_local} />,
-              },
-            };
-          })}
-        />
-      </BulkForm>
-      <Paging view={view} page={query.paged} pages={page.totalPages} href={(paged) => view.adminUrl('/events/', { ...selectionOf(query), ...orderOf(query), paged })} />
-    </>
+      bulkActions={bulkActionsOf(page)}
+      table={{ id: 'event-list', caption: view.t('admin_lists_caption_events', { count: page.total, page: query.paged, pages: Math.max(page.totalPages, 1) }), columns, rows }}
+      paging={{ page: query.paged, pages: page.totalPages, href: (paged) => view.adminUrl('/events/', { ...selectionOf(query), ...orderOf(query), paged }) }}
+      after={<ModerateForms view={view} ids={page.rows.flatMap((row) => (row.submission?.open === true ? [row.model.event.id] : []))} />}
+    />
   );
 }

@@ -61,25 +61,30 @@ export interface FieldProps {
   /** The edition's "(required)" (t('admin_required')): required fields say so in text (100 §12). */
   requiredText?: string;
   errors: FieldErrors;
+  /** Where one page repeats a field (a list's rows): its own id instead of the name's. */
+  id?: string;
+  /** The id of the form the control belongs to when it stands outside it (forms do not nest). */
+  form?: string;
 }
 
 /** What a labelled control carries: its id, and the error state and descriptions tied to it. */
 interface ControlAttributes {
   id: string;
   name: string;
+  form?: string;
   'aria-invalid'?: 'true';
   'aria-describedby'?: string;
 }
 
 /** A labelled control with its hint and error message above it (100 §8.5, §12). */
 function Labelled(props: FieldProps & { control: (attributes: ControlAttributes) => VNode }): VNode {
-  const id = fieldId(props.name);
+  const id = props.id ?? fieldId(props.name);
   const error = props.errors[props.name];
   return (
     <div class={error ? 'field field-invalid' : 'field'}>
       <Label id={id} label={props.label} required={props.required} requiredText={props.requiredText} />
       <HintAndError id={id} hint={props.hint} error={error} />
-      {props.control({ id, name: props.name, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': describedBy({ id, hint: props.hint, error }) })}
+      {props.control({ id, name: props.name, form: props.form, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': describedBy({ id, hint: props.hint, error }) })}
     </div>
   );
 }
@@ -111,7 +116,7 @@ export function Select(props: FieldProps & { value?: string; options: { value: s
 }
 
 /** A checkbox (value `1` by default); its label follows it. */
-export function Checkbox(props: Omit<FieldProps, 'required' | 'requiredText'> & { checked?: boolean; value?: string; id?: string }): VNode {
+export function Checkbox(props: Omit<FieldProps, 'required' | 'requiredText'> & { checked?: boolean; value?: string }): VNode {
   const id = props.id ?? fieldId(props.name);
   const error = props.errors[props.name];
   return (
@@ -120,6 +125,7 @@ export function Checkbox(props: Omit<FieldProps, 'required' | 'requiredText'> & 
         id={id}
         type="checkbox"
         name={props.name}
+        form={props.form}
         value={props.value ?? '1'}
         checked={props.checked}
         aria-invalid={error ? 'true' : undefined}

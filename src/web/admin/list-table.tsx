@@ -170,8 +170,11 @@ export function DataTable({ view, id, caption, columns, rows, selectable }: { vi
   );
 }
 
+/** The actions a list's bulk control may offer (100 §7.3; the decisions of 120 §8.1). */
+export type BulkActionName = 'publish' | 'trash' | 'restore' | 'delete' | 'approve' | 'reject' | 'spam';
+
 /** The one bulk control of a list (100 §7.3): the action select and its submit button. */
-export function BulkControls({ view, actions }: { view: ListView; actions: ('publish' | 'trash' | 'restore' | 'delete')[] }): VNode {
+export function BulkControls({ view, actions }: { view: ListView; actions: BulkActionName[] }): VNode {
   return (
     <div class="bulk-controls">
       <label for="bulk-action">{view.t('admin_lists_bulk_label')}</label>

@@ -33,4 +33,12 @@ export const LISTS_STYLES = `
 .dashboard-list li{overflow-wrap:anywhere}
 .dashboard-list .kind{font-size:var(--step--1);color:var(--text-muted)}
 .inline-form{display:inline-block;margin-left:var(--space-2)}
+.list-table tbody th{min-width:8rem}
+.submission-review{min-width:16rem}
+.submission-review p{margin:0 0 var(--space-1)}
+.submission-flags{display:flex;flex-wrap:wrap;gap:var(--space-1);list-style:none;margin:0 0 var(--space-2);padding:0}
+.moderate-row{border:1px solid var(--border);border-radius:var(--radius);padding:var(--space-2) var(--space-3);margin:var(--space-2) 0 0;min-width:0}
+.moderate-row .field{margin:0 0 var(--space-2)}
+.moderate-row select,.moderate-row textarea{width:100%;box-sizing:border-box;font:inherit}
+.list-search .field-check,.moderate-row .field-check{display:flex;min-height:2.5rem}
 `;

@@ -11,6 +11,25 @@ export interface ModerationModel {
   flags: string[];
 }
 
+/**
+ * The decision, the reason and the notify checkbox (checked) of 120 §8.1: on the review page, and
+ * on each row of the pending list with `eventId` (their ids) and `form` (the row's form).
+ */
+export function DecisionFields({ t, rows, eventId, form }: { t: AdminView['t']; rows: number; eventId?: number; form?: string }) {
+  const id = (name: string) => (eventId === undefined ? undefined : `field-${name}-${eventId}`);
+  return (
+    <>
+      <Select name="decision" id={id('decision')} form={form} label={t('admin_moderate_decision')} errors={{}} value="approve" options={[
+        { value: 'approve', label: t('admin_moderate_approve') },
+        { value: 'reject', label: t('admin_moderate_reject') },
+        { value: 'spam', label: t('admin_moderate_spam') },
+      ]} />
+      <TextArea name="reason" id={id('reason')} form={form} label={t('mail_reason')} hint={t('admin_moderate_reason_hint')} errors={{}} rows={rows} />
+      <Checkbox name="notify" id={id('notify')} form={form} value="1" label={t('admin_moderate_notify')} checked errors={{}} />
+    </>
+  );
+}
+
 /** `/admin/events/{id}/moderate`: approve, reject with a reason, or spam. */
 export function ModerationPage({ view, model }: { view: AdminView; model: ModerationModel }) {
   const { t } = view;
@@ -23,13 +42,7 @@ export function ModerationPage({ view, model }: { view: AdminView; model: Modera
       </dl>
       <form method="post" action={view.adminUrl(`/events/${model.eventId}/moderate`)} class="admin-form">
         <CsrfField token={view.csrfToken} />
-        <Select name="decision" label={t('admin_moderate_decision')} errors={{}} value="approve" options={[
-          { value: 'approve', label: t('admin_moderate_approve') },
-          { value: 'reject', label: t('admin_moderate_reject') },
-          { value: 'spam', label: t('admin_moderate_spam') },
-        ]} />
-        <TextArea name="reason" label={t('mail_reason')} hint={t('admin_moderate_reason_hint')} errors={{}} rows={4} />
-        <Checkbox name="notify" value="1" label={t('admin_moderate_notify')} checked errors={{}} />
+        <DecisionFields t={t} rows={4} />
         <p><button type="submit">{t('admin_moderate_send')}</button></p>
       </form>
     </AdminFrame>

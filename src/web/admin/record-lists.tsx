@@ -3,21 +3,8 @@ import type { MessageKey } from '../../i18n/catalog.ts';
 import type { RecordListPage, RecordListQuery } from '../../services/back-office/record-lists.ts';
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { CountedTerm } from '../../storage/repositories/terms-repository.ts';
-import {
-  BulkControls,
-  BulkForm,
-  BulkMessage,
-  DataTable,
-  AddLink,
-  Paging,
-  SearchForm,
-  StatusLabel,
-  WallTime,
-  type BulkOutcome,
-  type Column,
-  type ListView,
-  type TableRow,
-} from './list-table.tsx';
+import { ListLayout } from './list-page.tsx';
+import { StatusLabel, WallTime, type BulkActionName, type BulkOutcome, type Column, type ListView, type TableRow } from './list-table.tsx';
 
 /** The four record lists besides events: their path below /admin and their words. */
 export type RecordListKind = 'venues' | 'organizers' | 'categories' | 'tags';
@@ -43,7 +30,7 @@ interface Shell {
   mayCreate: boolean;
   columns: Column[];
   rows: TableRow[];
-  actions: ('trash' | 'restore' | 'delete' | 'publish')[];
+  actions: BulkActionName[];
   /** Venues and organizers: All / Trash tabs. */
   tabs: boolean;
   readOnly: boolean;
@@ -51,36 +38,23 @@ interface Shell {
 
 function ListShell({ view, kind, page, outcome, mayCreate, columns, rows, actions, tabs, readOnly }: Shell): VNode {
   const query = page.query;
-  const self = recordListHref(view, kind, query);
   const title = view.t(`admin_lists_${kind}` as MessageKey);
-  const selectable = rows.some((row) => row.selectable);
   return (
-    <>
-      {mayCreate && <AddLink href={view.adminUrl(`/${kind}/new`)} label={view.t(ADD_LABEL[kind])} />}
-      <BulkMessage view={view} outcome={outcome} action={self} names={new Map(rows.map((row) => [row.id, row.name]))} />
-      {tabs && (
-        <nav class="views list-tabs" aria-label={view.t('admin_lists_tabs')}>
-          <ul>
-            <li><a href={view.adminUrl(`/${kind}/`, { s: query.search })} {...(query.trash ? {} : { 'aria-current': 'page' })}>{view.t('admin_lists_tab_all')}</a></li>
-            <li><a href={view.adminUrl(`/${kind}/`, { status: 'trash', s: query.search })} {...(query.trash ? { 'aria-current': 'page' } : {})}>{view.t('admin_lists_tab_trash')}</a></li>
-          </ul>
-        </nav>
-      )}
-      {readOnly && <p class="hint">{view.t('admin_lists_read_only')}</p>}
-      <SearchForm view={view} action={view.adminUrl(`/${kind}/`)} search={query.search} keep={{ status: query.trash ? 'trash' : undefined }} />
-      <BulkForm view={view} action={self}>
-        {selectable && <BulkControls view={view} actions={actions} />}
-        <DataTable
-          view={view}
-          id={`${kind}-list`}
-          caption={view.t('admin_lists_caption_records', { kind: title, count: page.total, page: query.paged, pages: Math.max(page.totalPages, 1) })}
-          columns={columns}
-          rows={rows}
-          selectable={selectable}
-        />
-      </BulkForm>
-      <Paging view={view} page={query.paged} pages={page.totalPages} href={(paged) => recordListHref(view, kind, query, paged)} />
-    </>
+    <ListLayout
+      view={view}
+      add={mayCreate ? { href: view.adminUrl(`/${kind}/new`), label: view.t(ADD_LABEL[kind]) } : undefined}
+      outcome={outcome}
+      self={recordListHref(view, kind, query)}
+      tabs={tabs ? [
+        { key: 'all', href: view.adminUrl(`/${kind}/`, { s: query.search }), label: view.t('admin_lists_tab_all'), current: !query.trash },
+        { key: 'trash', href: view.adminUrl(`/${kind}/`, { status: 'trash', s: query.search }), label: view.t('admin_lists_tab_trash'), current: query.trash },
+      ] : undefined}
+      notes={readOnly && <p class="hint">{view.t('admin_lists_read_only')}</p>}
+      search={{ action: view.adminUrl(`/${kind}/`), value: query.search, keep: { status: query.trash ? 'trash' : undefined } }}
+      bulkActions={actions}
+      table={{ id: `${kind}-list`, caption: view.t('admin_lists_caption_records', { kind: title, count: page.total, page: query.paged, pages: Math.max(page.totalPages, 1) }), columns, rows }}
+      paging={{ page: query.paged, pages: page.totalPages, href: (paged) => recordListHref(view, kind, query, paged) }}
+    />
   );
 }
 

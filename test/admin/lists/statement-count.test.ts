@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { clock, createEvent, NOW } from '../../api/events/fixtures.ts';
+import { submitForm, validFields } from '../../api/submissions/helpers.ts';
 import type { Role } from '../../../src/domain/auth/capabilities.ts';
 import { ORGANIZER, VENUE } from '../../../src/domain/linked-posts/linked-post-type.ts';
 import { renderContext } from '../../../src/render/context.ts';
@@ -26,6 +27,9 @@ for (const dialect of DIALECTS) {
       events: () => loadEventListPage(t.storage.db, ctxOf('editor'), parseEventListQuery({ s: 'countmark' }), 'UTC'),
       series: () => loadEventListPage(t.storage.db, ctxOf('author'), parseEventListQuery({ category: String(category) }), 'UTC'),
       dashboard: () => loadDashboard(t.storage.db, ctxOf('editor'), 'UTC'),
+      // 120 §8.1: the submissions filter with its review columns, and the moderators' dashboard blocks.
+      submissions: () => loadEventListPage(t.storage.db, ctxOf('editor'), parseEventListQuery({ status: 'pending', submissions: '1' }), 'UTC'),
+      moderatorDashboard: () => loadDashboard(t.storage.db, ctxOf('administrator'), 'UTC', { submissionsStatus: 'pending', mail: true }),
       venues: () => loadLinkedListPage(t.storage.db, VENUE, ctxOf('editor').user, parseRecordListQuery({ s: 'countmark' }), NOW),
       organizers: () => loadLinkedListPage(t.storage.db, ORGANIZER, ctxOf('editor').user, parseRecordListQuery({ s: 'countmark' }), NOW),
       tags: () => loadTermListPage(t.storage.db, 'post_tag', ctxOf('editor').user, parseRecordListQuery({ s: 'countmark' }), NOW),
@@ -36,9 +40,11 @@ for (const dialect of DIALECTS) {
       await load();
       return (await t.queryCount()) - before;
     };
-    /** One more of each record: an event (two authors, with venue, organizer, terms; the first and every third a series), a venue, an organizer, a tag. */
+    /** One more of each record: an event (two authors, with venue, organizer, terms; the first and every third a series), a venue, an organizer, a tag, a visitor's submission. */
     const addRow = async () => {
       created++;
+      const submitted = validFields({ title: `Sublist ${created}`, 'venue_new[venue]': `Sublist hall ${created}`, 'organizer_new[organizer]': `Sublist crew ${created}` });
+      assert.equal((await submitForm(t, () => {}, submitted, { wait: 0, remoteAddress: `192.0.2.${created}` })).status, 303);
       const role: Role = created % 2 === 0 ? 'editor' : 'author';
       const venue = await t.request('POST', `${NS}/venues`, { as: 'editor', body: { venue: `Countmark hall ${created}`, city: 'Aarhus' } });
       const organizer = await t.request('POST', `${NS}/organizers`, { as: 'editor', body: { organizer: `Countmark crew ${created}` } });
@@ -62,7 +68,7 @@ for (const dialect of DIALECTS) {
     };
 
     before(async () => {
-      t = await startTestApp(dialect, { clock });
+      t = await startTestApp(dialect, { clock, env: { CALENDAR_SUBMISSIONS: 'anyone', CALENDAR_SUBMISSIONS_MIN_SECONDS: '0', CALENDAR_SUBMISSIONS_POW: 'off', CALENDAR_SUBMISSIONS_PER_HOUR: '1000' } });
       category = (await t.request('POST', `${NS}/categories`, { as: 'editor', body: { name: 'Counted' } })).body.id;
     });
     after(() => t.close());
@@ -79,6 +85,8 @@ for (const dialect of DIALECTS) {
       const rows = await loads.events();
       assert.equal(rows.rows.length, 20);
       assert.equal((await loads.venues()).rows.length, 20);
+      const submissions = await loads.submissions();
+      assert.equal(submissions.rows.filter((row) => row.submission !== undefined).length, 20);
       await recentMix();
       for (const [name, load] of Object.entries(loads)) {
         await load();

@@ -12,7 +12,10 @@ export const dashboardPages: AdminPageModule = (deps) => [
     path: '/',
     access: 'signed-in',
     get: async (req) => {
-      const data = await loadDashboard(deps.storage.db, { ...req.ctx, user: req.user }, deps.config.timezone);
+      const data = await loadDashboard(deps.storage.db, { ...req.ctx, user: req.user }, deps.config.timezone, {
+        submissionsStatus: deps.config.submissions.mode === 'off' ? null : deps.config.submissions.status,
+        mail: deps.config.mail.smtp !== null,
+      });
       const lists = can(req.user, 'edit_posts');
       const rights = {
         events: lists,

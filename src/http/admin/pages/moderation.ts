@@ -1,3 +1,4 @@
+import { canModerate } from '../../../domain/auth/capabilities.ts';
 import { translate } from '../../../i18n/catalog.ts';
 import { SubmissionsRepository } from '../../../storage/repositories/submissions-repository.ts';
 import { ModerationPage } from '../../../web/admin/moderation.tsx';
@@ -13,7 +14,7 @@ import type { AdminPageModule } from '../router.ts';
 export const moderationPages: AdminPageModule = (deps) => [
   {
     path: '/events/:id(^\\d+)/moderate',
-    access: 'edit_others_posts',
+    access: canModerate,
     get: async (req) => {
       const id = Number(req.params.id);
       const event = await callApi(req, { method: 'GET', route: '/events/(?P<id>\\d+)', params: { id, context: 'edit' } });

@@ -1,0 +1,23 @@
+/** The back office's review of visitor submissions: list columns, bulk decisions, dashboard (120 §8.1). */
+export const moderationListMessagesEn = {
+  admin_lists_bulk_approve: "Approve",
+  admin_lists_bulk_reject: "Reject",
+  admin_lists_bulk_spam: "Mark as spam",
+  admin_review_col: "Submission",
+  admin_review_submitted_by: "Submitted by {submitter}",
+  admin_review_unnamed: "Submitted by a visitor who left no name",
+  admin_review_received: "Received",
+  admin_review_edition: "Edition: {language}",
+  admin_review_decide: "Decide on “{title}”",
+  admin_review_only_submissions: "Only submitted events",
+  admin_dash_submissions: "Submissions",
+  admin_dash_awaiting: "Submissions awaiting review: {count} ({flagged} flagged)",
+  admin_dash_dropped: "Dropped in the last 24 hours",
+  'admin_dash_drop_bad-token': "Invalid form token",
+  'admin_dash_drop_too-fast': "Sent too fast",
+  admin_dash_drop_expired: "Form expired",
+  admin_dash_drop_reused: "Form sent again",
+  admin_dash_drop_honeypot: "Hidden field filled in",
+  admin_dash_mail: "Mail",
+  admin_dash_failed_mail: "Failed mail: {count}",
+};
