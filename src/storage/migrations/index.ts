@@ -25,6 +25,7 @@ import { csvImports } from './0026-csv-imports.ts';
 import { submissions } from './0029-submissions.ts';
 import { backOfficeSessions } from './0027-back-office-sessions.ts';
 import { appPasswordNames } from './0028-app-password-names.ts';
+import { listWalks } from './0032-list-walks.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -59,6 +60,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0029-submissions': submissions(dialect),
         '0027-back-office-sessions': backOfficeSessions(dialect),
         '0028-app-password-names': appPasswordNames(),
+        '0032-list-walks': listWalks(dialect),
       };
     },
   };

@@ -19,24 +19,39 @@ const COUNTED: readonly Status[] = ['publish', 'future', 'draft', 'pending', 'pr
  * now (a scheduled event whose date passed counts as published), what the lists show — series
  * masters and hidden events never, a series once (its occurrences collapse to one row).
  * `nowWall` is now on the clock of `windowOnUtc`, as the list's date bounds are.
+ *
+ * No part reads every event: the day counts of 0011 give each stored status by end day; only the
+ * events ending today are read to split today at now, the scheduled ones whose date passed to move
+ * them to published, and the series' occurrences (`events_series_order`, 0032) to take each
+ * series' repeats off. Counting the table instead took 35–45 ms in SQLite at 20,000 events.
  */
 export async function eventStatusCounts(db: Kysely<Database>, nowUtc: string, nowWall: string, windowOnUtc: boolean): Promise<StatusCount[]> {
   const end = sql.ref(windowOnUtc ? 'end_utc' : 'end_local');
+  const today = nowWall.slice(0, 10);
   const status = sql`case when status = 'future' and date_utc <= ${nowUtc} then 'publish' else status end`;
-  // Every listed row counted plainly (no DISTINCT over the whole table: no sort), then each series'
-  // extra occurrences taken off by the second part, which reads occurrences only (post_parent index).
+  const upcoming = sql`sum(case when ${end} > ${nowWall} then 1 else 0 end)`;
+  const past = sql`sum(case when ${end} <= ${nowWall} then 1 else 0 end)`;
+  // `+is_series_master`: SQLite, without statistics, would read every listed event through an
+  // index on it rather than the narrow ranges of the end or the status.
+  const listed = sql`+is_series_master = 0 and hide_from_listings = 0`;
+  const passed = sql`status = 'future' and date_utc <= ${nowUtc} and ${listed}`;
   const { rows } = await sql<{ status: string; all_n: number | string; upcoming_n: number | string; past_n: number | string }>`select status,
       sum(all_n) as all_n, sum(upcoming_n) as upcoming_n, sum(past_n) as past_n
     from (
-      select ${status} as status, count(*) as all_n,
-        sum(case when ${end} > ${nowWall} then 1 else 0 end) as upcoming_n,
-        sum(case when ${end} <= ${nowWall} then 1 else 0 end) as past_n
-      from events where is_series_master = 0 and hide_from_listings = 0 group by 1
+      select status, sum(n) as all_n, sum(case when end_day > ${today} then n else 0 end) as upcoming_n, sum(case when end_day < ${today} then n else 0 end) as past_n
+      from event_day_counts where clock = ${windowOnUtc ? 'utc' : 'local'} and hidden = 0 group by status
+      union all
+      select status, 0 as all_n, ${upcoming} as upcoming_n, ${past} as past_n
+      from events where ${end} >= ${`${today} 00:00:00`} and ${end} <= ${`${today} 23:59:59`} and ${listed} group by status
+      union all
+      select 'publish' as status, count(*) as all_n, ${upcoming} as upcoming_n, ${past} as past_n from events where ${passed}
+      union all
+      select 'future' as status, -count(*) as all_n, -${upcoming} as upcoming_n, -${past} as past_n from events where ${passed}
       union all
       select ${status} as status, count(distinct post_parent) - count(*) as all_n,
-        count(distinct case when ${end} > ${nowWall} then post_parent end) - sum(case when ${end} > ${nowWall} then 1 else 0 end) as upcoming_n,
-        count(distinct case when ${end} <= ${nowWall} then post_parent end) - sum(case when ${end} <= ${nowWall} then 1 else 0 end) as past_n
-      from events where post_parent <> 0 and is_series_master = 0 and hide_from_listings = 0 group by 1
+        count(distinct case when ${end} > ${nowWall} then post_parent end) - ${upcoming} as upcoming_n,
+        count(distinct case when ${end} <= ${nowWall} then post_parent end) - ${past} as past_n
+      from events where is_series_master = 0 and post_parent > 0 and hide_from_listings = 0 group by 1
     ) parts
     group by status`.execute(db);
   const found = new Map(rows.map((item) => [item.status, item]));
