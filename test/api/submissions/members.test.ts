@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
 import { NS, type TestApp } from '../../helpers/test-app.ts';
-import { createSigninUser, form, ORIGIN, signIn, startAdminApp, type AdminSession } from '../../admin/helpers.ts';
+import { createSigninUser, form, ORIGIN, postLogin, signIn, startAdminApp, type AdminSession } from '../../admin/helpers.ts';
 import { assertUnchanged, snapshotDatabase } from '../../reliability/db-snapshot.ts';
 import { encode, FORM_TYPE, formToken, movableClock, validFields } from './helpers.ts';
 
@@ -225,6 +225,20 @@ for (const dialect of DIALECTS) {
         assert.equal(answer.headers.location, `${path.startsWith('/da') ? '/da' : ''}/admin/login?expired=1&redirect_to=${encodeURIComponent(path)}`);
       }
       assertUnchanged(before, await snapshotDatabase(t.storage), 'forms posted after sign-out');
+    });
+
+    test('the sign-in page says the form was not kept, and signing in returns to the community page', async () => {
+      const expired = await t.request('GET', `/da/admin/login?expired=1&redirect_to=${encodeURIComponent('/da/events/community/add/')}`);
+      assert.equal(expired.status, 200);
+      assert.ok(expired.text.includes('Det, du skrev i formularen, blev ikke gemt.'));
+      const adminExpired = await t.request('GET', `/admin/login?expired=1&redirect_to=${encodeURIComponent('/admin/events/')}`);
+      assert.ok(!adminExpired.text.includes('What you entered in the form was not kept.'), 'only for the community forms');
+      const user = await createSigninUser(t, 'subscriber');
+      const signedIn = await postLogin(t, { login: user.login, password: user.password, redirect_to: '/events/community/list/' });
+      assert.equal(signedIn.status, 303);
+      assert.equal(signedIn.headers.location, '/events/community/list/');
+      const elsewhere = await postLogin(t, { login: user.login, password: user.password, redirect_to: '/events/' });
+      assert.equal(elsewhere.headers.location, '/admin/', 'other public pages stay off the allow-list');
     });
 
     test('a member\'s post needs the session\'s _token and our origin', async () => {
