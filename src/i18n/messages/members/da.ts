@@ -4,7 +4,7 @@ export const membersDa: Record<keyof typeof membersEn, string> = {
   own_list_title: 'Mine indsendelser',
   own_list_intro: 'De begivenheder, du har indsendt. Du kan ændre eller trække dem tilbage, indtil de er gennemgået.',
   own_list_empty: 'Du har ikke indsendt nogen begivenheder endnu.',
-  own_status: 'Status: {status}',
+  own_status: 'Tilstand: {status}',
   own_status_pending: 'Afventer gennemgang',
   own_status_draft: 'Kladde',
   own_status_published: 'Offentliggjort',
