@@ -136,6 +136,22 @@ for (const dialect of DIALECTS) {
       assert.match(list.text, /Your changes were saved/);
     });
 
+    test('edit: a new organizer named in a save belongs to the submission, so approval publishes it', async () => {
+      const ada = await member();
+      const id = await submit(ada, { title: 'No organizer yet', organizer: '', 'organizer_new[organizer]': '' });
+      const venue = String((await eventRow(id)).venue_id);
+      const saved = await post(ada, `/events/community/edit/${id}/`, { action: 'save', ...memberFields({ title: 'No organizer yet', venue, organizer: 'new', 'organizer_new[organizer]': 'Late choir' }) });
+      assert.equal(saved.status, 303, saved.text);
+      const submission = await t.storage.db.selectFrom('submissions').selectAll().where('event_id', '=', id).executeTakeFirstOrThrow();
+      assert.ok(submission.created_organizer_id !== null, 'the new organizer is the submission\'s');
+      assert.ok(submission.created_venue_id !== null, 'the venue it created before stays its own');
+      const organizer = await t.storage.db.selectFrom('organizers').select(['name', 'status']).where('id', '=', submission.created_organizer_id!).executeTakeFirstOrThrow();
+      assert.deepEqual(organizer, { name: 'Late choir', status: 'pending' });
+      const editor = await member('editor');
+      assert.equal((await form(t, editor, `/events/${id}/moderate`, { decision: 'approve' })).status, 303);
+      assert.equal((await t.storage.db.selectFrom('organizers').select('status').where('id', '=', submission.created_organizer_id!).executeTakeFirstOrThrow()).status, 'publish');
+    });
+
     test('edit: a refused save answers 422 in the edition\'s language with the values kept, and writes nothing', async () => {
       const ada = await member();
       const id = await submit(ada, { title: 'Keep me' });
@@ -152,7 +168,7 @@ for (const dialect of DIALECTS) {
 
     test('withdraw: trashed with decision withdrawn, its new venue too; shown as Withdrawn without actions', async () => {
       const ada = await member();
-      const id = await submit(ada, { title: 'Changed my mind' });
+      const id = await submit(ada, { title: 'Changed my mind', 'venue_new[venue]': 'A hall nobody else names' });
       const venue = (await eventRow(id)).venue_id!;
       const answer = await post(ada, `/events/community/edit/${id}/`, { action: 'withdraw' });
       assert.equal(answer.status, 303);
