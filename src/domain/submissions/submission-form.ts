@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { MessageKey, MessageVars } from '../../i18n/catalog.ts';
 import { eventFormCore, type EventFormCore, type StoredEventCore } from '../events/event-form-core.ts';
+import { decodeEntities } from '../text/entities.ts';
 import { isMailAddress } from './mail-address.ts';
 import { countLinks, multiLine, singleLine } from './normalize.ts';
 
@@ -184,7 +185,8 @@ export function submissionFormOf(event: StoredSubmissionEvent): SubmissionForm {
     venue: Array.isArray(event.venue) ? '' : String((event.venue as { id: number }).id),
     organizer: event.organizer.length > 0 ? String(event.organizer[0].id) : '',
     categories: event.categories.map((category) => String(category.id)),
-    website: event.website === event.url ? '' : event.website,
+    // The API reads `website` HTML-escaped: the input shows (and a save sends back) the address itself.
+    website: event.website === event.url ? '' : decodeEntities(event.website),
     cost: event.cost,
   };
 }

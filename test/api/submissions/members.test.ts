@@ -111,7 +111,7 @@ for (const dialect of DIALECTS) {
 
     test('edit: pre-filled form with _token and no _form, honeypot or widget; save keeps the status and goes back to the list', async () => {
       const ada = await member('editor');
-      const id = await submit(ada, { title: 'Choir evening', cost: '5', categories: [] });
+      const id = await submit(ada, { title: 'Choir evening', cost: '5', categories: [], website: 'https://choir.example/?a=1&b=2' });
       const page = await get(ada, `/events/community/edit/${id}/`);
       assert.equal(page.status, 200);
       assert.match(page.text, /name="title"[^>]*value="Choir evening"|value="Choir evening"[^>]*name="title"/);
@@ -121,10 +121,12 @@ for (const dialect of DIALECTS) {
       assert.ok(!page.text.includes('altcha'));
       assert.match(page.text, /value="2031-05-08"/);
       assert.match(page.text, /value="19:00"/);
+      assert.ok(page.text.includes('value="https://choir.example/?a=1&amp;b=2"'), 'the address itself, escaped once in the page');
       const venue = (await eventRow(id)).venue_id;
       assert.ok(page.text.includes(`<option value="${venue}" selected`), 'the submission\'s own pending venue is offered and chosen');
       time.advance(5);
-      const saved = await post(ada, `/events/community/edit/${id}/`, { action: 'save', ...memberFields({ title: 'Choir evening (new time)', venue: String(venue), start_time: '18:30', cost: '' }) });
+      const stored = (await eventRow(id)).website;
+      const saved = await post(ada, `/events/community/edit/${id}/`, { action: 'save', ...memberFields({ title: 'Choir evening (new time)', venue: String(venue), start_time: '18:30', cost: '', website: 'https://choir.example/?a=1&b=2' }) });
       assert.equal(saved.status, 303, saved.text);
       assert.equal(saved.headers.location, '/events/community/list/?message=saved');
       const row = await eventRow(id);
@@ -132,6 +134,7 @@ for (const dialect of DIALECTS) {
       assert.equal(row.status, 'pending', 'an editor\'s save through this form is still a contributor\'s: not published');
       assert.equal(row.start_local, '2031-05-08 18:30:00');
       assert.equal(row.author, ada.id);
+      assert.equal(row.website, stored, 'the pre-filled address saves back unchanged');
       const list = await get(ada, '/events/community/list/?message=saved');
       assert.match(list.text, /Your changes were saved/);
     });
