@@ -1,18 +1,12 @@
 import { DateTime } from 'luxon';
 import type { MessageKey, MessageVars } from '../../i18n/catalog.ts';
+import { eventFormCore, type EventFormCore, type StoredEventCore } from '../events/event-form-core.ts';
+import { decodeEntities } from '../text/entities.ts';
 import { isMailAddress } from './mail-address.ts';
 import { countLinks, multiLine, singleLine } from './normalize.ts';
 
 /** The fields of the submission form (120 §4), normalised as §4.1 says. */
-export interface SubmissionForm {
-  title: string;
-  description: string;
-  start_date: string;
-  start_time: string;
-  end_date: string;
-  end_time: string;
-  all_day: boolean;
-  timezone: string;
+export interface SubmissionForm extends EventFormCore {
   /** '' none, 'new', or a venue id. */
   venue: string;
   venue_new: { venue: string; address: string; city: string; country: string };
@@ -161,6 +155,40 @@ export function createParameters(form: SubmissionForm, status: 'pending' | 'draf
   else if (form.organizer !== '') params.organizer = [form.organizer];
   if (form.categories.length > 0) params.categories = form.categories;
   return params;
+}
+
+/**
+ * A save of a member's edit form (120 §9): the same parameters without `status` (it stays as it
+ * is), and every optional field sent, so that emptying one clears it.
+ */
+export function updateParameters(form: SubmissionForm, status: 'pending' | 'draft'): Record<string, unknown> {
+  const { status: _kept, ...params } = createParameters(form, status);
+  return { website: '', cost: '', venue: '', organizer: '', categories: '', ...params };
+}
+
+/** The API's event object (`context=edit`) as the parts the submission form shows. */
+export interface StoredSubmissionEvent extends StoredEventCore {
+  venue: { id: number } | unknown[];
+  organizer: Array<{ id: number }>;
+  categories: Array<{ id: number }>;
+  website: string;
+  cost: string;
+  /** The public page, which `website` reads as while none is stored. */
+  url: string;
+}
+
+/** The edit form pre-filled from the stored event: its venue and (first) organizer chosen by id. */
+export function submissionFormOf(event: StoredSubmissionEvent): SubmissionForm {
+  return {
+    ...readSubmissionForm({}),
+    ...eventFormCore(event),
+    venue: Array.isArray(event.venue) ? '' : String((event.venue as { id: number }).id),
+    organizer: event.organizer.length > 0 ? String(event.organizer[0].id) : '',
+    categories: event.categories.map((category) => String(category.id)),
+    // The API reads `website` HTML-escaped: the input shows (and a save sends back) the address itself.
+    website: event.website === event.url ? '' : decodeEntities(event.website),
+    cost: event.cost,
+  };
 }
 
 function nonEmpty(fields: Record<string, string>): Record<string, string> {

@@ -56,8 +56,9 @@ function failure(error: RestError, ctx: RestContext): ApiOutcome {
  * 100 §11 "one implementation": runs a REST endpoint in process for the session's user and
  * edition — the same Endpoint object the REST route runs: argument validation, permission gate,
  * handler — with `ifMatch` as the request's If-Match. A RestError is an `ok: false` outcome.
+ * Public pages call it too, with a context of their own user (members' submissions, 120 §9).
  */
-export async function callApi(req: AdminRequest, call: ApiCall): Promise<ApiOutcome> {
+export async function callApi(req: Pick<AdminRequest, 'deps' | 'ctx' | 'lang'>, call: ApiCall): Promise<ApiOutcome> {
   const endpoint = findEndpoint(req.deps, call);
   const { config } = req.deps;
   const urls = req.ctx.urls;

@@ -1,3 +1,4 @@
+import { datePart, eventFormCore, timePart } from '../../domain/events/event-form-core.ts';
 import type { ShownRecurrence } from '../../domain/recurrence/builder.ts';
 import { builderFromStored } from '../../domain/recurrence/builder.ts';
 import { emptyVenue, VENUE_DRAFT_FIELDS, type EventFormValues, type VenueDraft } from '../../web/admin/event-form-values.ts';
@@ -68,9 +69,6 @@ export interface ApiEvent {
   post_parent?: number;
 }
 
-const datePart = (wall: string) => wall.slice(0, 10);
-const timePart = (wall: string) => wall.slice(11, 16);
-
 /**
  * The form values of a stored event, as the API shows it to its editor (`context=edit`):
  * `series` is the recurrence of the event's series (its own on a master, the master's on an
@@ -79,15 +77,8 @@ const timePart = (wall: string) => wall.slice(11, 16);
 export function eventFormValues(event: ApiEvent, options: { series?: ShownRecurrence | null; revision: string }): EventFormValues {
   const series = options.series ?? event.recurrence ?? null;
   return {
-    title: event.title,
-    description: event.description,
+    ...eventFormCore(event),
     excerpt: event.excerpt,
-    start_date: datePart(event.start_date),
-    start_time: timePart(event.start_date),
-    end_date: datePart(event.end_date),
-    end_time: timePart(event.end_date),
-    all_day: event.all_day,
-    timezone: event.timezone,
     venue: Array.isArray(event.venue) ? '' : String((event.venue as { id: number }).id),
     venue_new: emptyVenue(),
     organizer: event.organizer.map((organizer) => String(organizer.id)),

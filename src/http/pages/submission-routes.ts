@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../domain/dates/clock.ts';
 import { readSubmissionForm, type FieldReasons, type SubmissionForm } from '../../domain/submissions/submission-form.ts';
 import type { User } from '../../domain/users/user.ts';
-import { sameSecret } from '../../domain/signin/tokens.ts';
-import { EDITION_PREFIXES, LANGUAGES, translate, type Language } from '../../i18n/catalog.ts';
+import { EDITION_PREFIXES, LANGUAGES, translate, type Language, type MessageKey } from '../../i18n/catalog.ts';
+import { sameOriginPost, tokenMatches } from '../admin/protection.ts';
+import type { AppDeps } from '../routes/index.ts';
+import type { ModerationService } from '../../services/submissions/moderation-service.ts';
+import { ownSubmissionPages } from './own-submission-pages.ts';
 import { EventsService } from '../../services/events-service.ts';
 import type { SubmissionsService } from '../../services/submissions/submissions-service.ts';
-import type { Storage } from '../../storage/database.ts';
 import { formChoices } from '../../storage/repositories/submissions-repository.ts';
 import { editionPath } from '../../web/links.ts';
 import { pageAssets } from '../../web/page-assets.ts';
@@ -63,13 +63,17 @@ function subPath(rest: string): SubPath {
   return { kind: 'unknown' };
 }
 
+/** §5 step 2: the largest form body accepted. */
+const BODY_LIMIT = 64 * 1024;
+
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 
 /**
  * `/events/community/…` in every edition (120 §3): the form, its processing, the thanks page.
  * Every answer is private and never indexed: each form carries its own token.
  */
-export function registerSubmissionPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock, service: SubmissionsService, memberOf: MemberOf): void {
+export function registerSubmissionPages(app: FastifyInstance, deps: AppDeps, service: SubmissionsService, moderation: ModerationService, memberOf: MemberOf): void {
+  const { config, storage, clock } = deps;
   const base = config.basePath;
   const settings = config.submissions;
   const data = new PageData(storage.db, new EventsService(storage.db, config.timezone), config.timezone);
@@ -83,16 +87,29 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
   const message = (reply: FastifyReply, req: PageRequest, status: number, code: string | null, title: string, text: string, headers: Record<string, string> = {}) =>
     page(reply, status, MessagePage({ env: req.env, title, text }), { ...(code ? { 'X-Calendar-Error': code } : {}), ...headers });
   const notFound = (reply: FastifyReply, req: PageRequest) => message(reply, req, 404, null, req.env.t('page_not_found'), req.env.t('page_not_found_text'));
+  /**
+   * §5 step 2 for every POST: urlencoded, and the origin — for a visitor an `Origin`, when sent,
+   * must be ours; a member's form is a back-office form (100 §6.1 steps 1 and 3 in full).
+   */
+  const postRefusal = (request: FastifyRequest, req: PageRequest, session: { csrfToken: string } | null, body: Record<string, unknown> | undefined): { status: number; code: string; text: MessageKey } | undefined => {
+    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      return { status: 415, code: 'submission_unsupported_type', text: 'submission_unsupported_type' };
+    }
+    const origin = request.headers.origin;
+    if (session === null) {
+      return origin !== undefined && origin !== req.ctx.urls.origin ? { status: 403, code: 'submission_origin_mismatch', text: 'submission_origin_mismatch' } : undefined;
+    }
+    if (!sameOriginPost(request, req.ctx.urls.origin)) return { status: 403, code: 'admin_origin_mismatch', text: 'submission_origin_mismatch' };
+    if (!tokenMatches(typeof body?._token === 'string' ? body._token : undefined, session.csrfToken)) return { status: 403, code: 'admin_token_invalid', text: 'rest_forbidden' };
+    return undefined;
+  };
   const redirect = (reply: FastifyReply, location: string, status = 303) => reply.code(status).header('Location', location).header('Cache-Control', 'private, no-store').send();
 
-  const model = async (req: PageRequest, form: SubmissionForm, errors: Record<string, string>, member: User | null, token?: string): Promise<SubmissionPageModel> => {
-    const ticket = await service.ticket(req.ctx.now, member, token);
+  const formModel = async (req: PageRequest, form: SubmissionForm, errors: Record<string, string>, member: User | null): Promise<SubmissionPageModel> => {
     const choices = await formChoices(storage.db);
     return {
       form,
       errors,
-      token: ticket.token,
-      challenge: ticket.challenge,
       member: member ? { login: member.login, email: member.email } : undefined,
       terms: settings.terms,
       venues: choices.venues,
@@ -103,8 +120,20 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
       widget: { script: base + SUBMIT_SCRIPT_PATH, css: `${base}${ALTCHA_ASSETS}/altcha.css`, language: WIDGET_LANGUAGES[req.lang] ?? 'en' },
     };
   };
+  /** The add form's model: a fresh `_form` token (a 422 keeps the genuine one it was sent with) and the challenge. */
+  const model = async (req: PageRequest, form: SubmissionForm, errors: Record<string, string>, member: User | null, token?: string): Promise<SubmissionPageModel> => {
+    const ticket = await service.ticket(req.ctx.now, member, token);
+    return { ...(await formModel(req, form, errors, member)), token: ticket.token, challenge: ticket.challenge };
+  };
   const translated = (lang: Language, reasons: FieldReasons) =>
     Object.fromEntries(Object.entries(reasons).map(([name, reason]) => [name, translate(lang, reason.messageKey, reason.vars)]));
+  const own = ownSubmissionPages(deps, service, moderation, {
+    page,
+    notFound,
+    redirect: (reply, location) => redirect(reply, location),
+    formModel: (req, form, errors, member) => formModel(req, form, errors, member),
+    translated: (req, reasons) => translated(req.lang, reasons),
+  });
 
   const handler = (lang: Language) => async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url;
@@ -124,29 +153,20 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
     if (target.kind === 'thanks') return page(reply, 200, ThanksPage({ env: req.env }));
     const session = await memberOf(request);
     const member = session?.user ?? null;
-    const signIn = `${editionPath(req.env, '/admin/login')}?redirect_to=${encodeURIComponent(fullPath)}`;
-    if (target.kind === 'list' || target.kind === 'edit' || (settings.mode === 'members' && member === null)) {
-      // Members' pages need the back office session (§9); they come with it.
-      if (member === null) return redirect(reply, signIn);
-      return notFound(reply, req);
-    }
     const body = request.body as Record<string, unknown> | undefined;
+    const signIn = (expired: boolean) => `${editionPath(req.env, '/admin/login')}?${expired ? 'expired=1&' : ''}redirect_to=${encodeURIComponent(fullPath)}`;
+    // Only members' forms carry `_token`: posted without a live session, the session ended meanwhile (§3).
+    if (member === null && request.method === 'POST' && typeof body?._token === 'string') return redirect(reply, signIn(true));
+    // Members' pages, and every page in `members` mode, need the back office session (§3, §9).
+    if (member === null && (target.kind === 'list' || target.kind === 'edit' || settings.mode === 'members')) return redirect(reply, signIn(false));
+    if (request.method === 'POST') {
+      const refused = postRefusal(request, req, session, body);
+      if (refused) return message(reply, req, refused.status, refused.code, req.env.t('submit_link'), req.env.t(refused.text));
+    }
+    if (session !== null && target.kind === 'list') return own.list(req, reply, session);
+    if (session !== null && target.kind === 'edit') return own.edit(req, request, reply, session, target.id);
     if (request.method !== 'POST') {
       return page(reply, 200, SubmissionPage({ env: req.env, page: { ...(await model(req, readSubmissionForm({}), {}, member)), csrfToken: session?.csrfToken }, action: fullPath }));
-    }
-    if (member === null && typeof body?._token === 'string') {
-      return redirect(reply, `${editionPath(req.env, '/admin/login')}?expired=1&redirect_to=${encodeURIComponent(fullPath)}`);
-    }
-    if (!String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-      return message(reply, req, 415, 'submission_unsupported_type', req.env.t('submit_link'), req.env.t('submission_unsupported_type'));
-    }
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== req.ctx.urls.origin) {
-      return message(reply, req, 403, 'submission_origin_mismatch', req.env.t('submit_link'), req.env.t('submission_origin_mismatch'));
-    }
-    // A member's form is a back-office form (§11): its `_token` must be the session's.
-    if (session !== null && !sameSecret(typeof body?._token === 'string' ? body._token : undefined, session.csrfToken)) {
-      return message(reply, req, 403, 'admin_token_invalid', req.env.t('submit_link'), req.env.t('rest_forbidden'));
     }
     const outcome = await service.submit({ body, lang, address: request.ip, member, ctx: req.ctx });
     switch (outcome.kind) {
@@ -163,10 +183,18 @@ export function registerSubmissionPages(app: FastifyInstance, config: Config, st
     }
   };
 
+  /** §5 step 2 and §11: a body over the limit is an HTML page in the edition's language (off: the 404 page, as every answer). */
+  const errorHandler = (lang: Language) => (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE' && error.statusCode !== 413) throw error;
+    const fullPath = request.url.split('?')[0];
+    const req = pageRequest(request, lang, fullPath.slice((base + EDITION_PREFIXES[lang]).length), '');
+    if (settings.mode === 'off') return notFound(reply, req);
+    return message(reply, req, 413, 'rest_request_too_large', req.env.t('submit_link'), req.env.t('rest_request_too_large', { limit: BODY_LIMIT }));
+  };
   for (const lang of LANGUAGES) {
     const prefix = base + EDITION_PREFIXES[lang];
     for (const url of [`${prefix}/events/community`, `${prefix}/events/community/*`]) {
-      app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url, bodyLimit: 64 * 1024, config: { page: true }, handler: handler(lang) });
+      app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url, bodyLimit: BODY_LIMIT, config: { page: true }, handler: handler(lang), errorHandler: errorHandler(lang) });
     }
   }
   if (settings.mode === 'off') return;

@@ -1,6 +1,7 @@
 import { adminListsMessagesDa } from './admin-lists/da.ts';
 import { moderationListMessagesDa } from './moderation-list/da.ts';
 import { submissionsDa } from './submissions/da.ts';
+import { membersDa } from './members/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -285,6 +286,7 @@ export const da: Catalogue = {
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
   ...mapMessagesDa,
   ...submissionsDa,
+  ...membersDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,

@@ -1,5 +1,6 @@
 import { mapMessagesEn } from './map/en.ts';
 import { submissionsEn } from './submissions/en.ts';
+import { membersEn } from './members/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
@@ -294,6 +295,7 @@ export const en = {
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
   ...mapMessagesEn,
   ...submissionsEn,
+  ...membersEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,

@@ -1,6 +1,7 @@
 import { adminListsMessagesEs } from './admin-lists/es.ts';
 import { moderationListMessagesEs } from './moderation-list/es.ts';
 import { submissionsEs } from './submissions/es.ts';
+import { membersEs } from './members/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -285,6 +286,7 @@ export const es: Catalogue = {
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
   ...mapMessagesEs,
   ...submissionsEs,
+  ...membersEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,

@@ -1,6 +1,7 @@
 import { adminListsMessagesIt } from './admin-lists/it.ts';
 import { moderationListMessagesIt } from './moderation-list/it.ts';
 import { submissionsIt } from './submissions/it.ts';
+import { membersIt } from './members/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -285,6 +286,7 @@ export const it: Catalogue = {
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
   ...mapMessagesIt,
   ...submissionsIt,
+  ...membersIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,

@@ -82,6 +82,28 @@ export class ModerationService {
     return { id, decision, status: 'deleted', mail: 'none' };
   }
 
+  /**
+   * 120 §9: a member withdraws their own submission while it awaits review — trashed as a
+   * rejection is (with what it created, when linked nowhere else), `decision = withdrawn`, no mail.
+   * Another user's, decided or no longer pending/draft: not found.
+   */
+  async withdraw(ctx: RenderContext, member: User, id: number): Promise<void> {
+    const submission = await new SubmissionsRepository(this.storage.db).find(id);
+    const event = submission?.member_id === member.id ? await this.events.find(id, ctx.now) : undefined;
+    const open = (status: string) => status === 'pending' || status === 'draft';
+    if (!submission || !event || submission.decision !== null || !open(event.status)) throw new RestError(404, 'submission-not-found');
+    const env = { principal: member, now: ctx.now, siteZone: this.config.timezone };
+    await this.events.trash(ctx, id, undefined, async (trx) => {
+      await this.removeCreated(trx, submission, id, (type, record) => trashLinkedPost(trx, type, record, env));
+      await new SubmissionsRepository(trx).decide(id, 'withdrawn', member.id, utc(ctx.now), null);
+    }, {
+      // Judged again on the locked row: an editor may have decided it meanwhile.
+      authorize: (locked) => {
+        if (!open(locked.status)) throw new RestError(404, 'submission-not-found');
+      },
+    });
+  }
+
   /** The venue and organizer the submission created, when no other non-trashed event links them. */
   private async removeCreated(db: Kysely<Database>, submission: SubmissionRow, eventId: number, remove: (type: LinkedPostType, record: NonNullable<Awaited<ReturnType<typeof findLinkedPostById>>>) => Promise<unknown>): Promise<void> {
     for (const [type, linked] of createdLinks(submission)) {

@@ -200,8 +200,27 @@ export class SubmissionsService {
     return { id: builtIn, login: 'submissions', email: '', role: 'contributor' };
   }
 
-  /** Only published venues and organizers, and only existing categories (⚠ the API would accept more). */
-  private async recordReasons(form: SubmissionForm, now: Date): Promise<FieldReasons> {
+  /**
+   * A member's edit form (120 §9): the §4 rules (no terms again: they were accepted with the
+   * submission) and the records it may name — published ones, and those the submission created.
+   */
+  async editReasons(form: SubmissionForm, now: Date, submission: SubmissionRow): Promise<FieldReasons> {
+    const own = { venue: submission.created_venue_id, organizer: submission.created_organizer_id };
+    const rules = { member: true, termsRequired: false, now, siteZone: this.config.timezone };
+    return { ...(await this.recordReasons(form, now, own)), ...submissionReasons(form, rules) };
+  }
+
+  /** After a member's save that named a new venue or organizer: the submission now owns it (approval publishes it). */
+  async noteCreatedLinks(eventId: number, form: SubmissionForm, now: Date): Promise<void> {
+    if (form.venue !== 'new' && form.organizer !== 'new') return;
+    const event = await this.events.find(eventId, now);
+    if (!event) return;
+    const created = await createdLinks(this.storage.db, event, form, now);
+    await new SubmissionsRepository(this.storage.db).noteCreated(eventId, created);
+  }
+
+  /** Only published venues and organizers (or the submission's own, `own`), and only existing categories (⚠ the API would accept more). */
+  private async recordReasons(form: SubmissionForm, now: Date, own: { venue: number | null; organizer: number | null } = { venue: null, organizer: null }): Promise<FieldReasons> {
     const db = this.storage.db;
     const reasons: FieldReasons = {};
     for (const [name, type, code, messageKey] of [
@@ -212,7 +231,7 @@ export class SubmissionsService {
       if (value === '' || value === 'new') continue;
       const id = /^[1-9]\d{0,9}$/.test(value) ? Number(value) : 0;
       const record = id === 0 ? undefined : await findLinkedPostById(db, type, id, now);
-      if (record?.status !== 'publish') reasons[name] = { code, messageKey };
+      if (record?.status !== 'publish' && (record === undefined || record.id !== own[name])) reasons[name] = { code, messageKey };
     }
     const ids = form.categories.filter((entry) => /^[1-9]\d{0,9}$/.test(entry)).map(Number);
     if (ids.length > 0) {

@@ -2,6 +2,22 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, SubmissionRow } from '../schema.ts';
 import { toInt } from '../sql-helpers.ts';
 
+/** A row of a member's list: the submission's decision and its event's title, status and schedule. */
+export interface MemberSubmission {
+  event_id: number;
+  created_utc: string;
+  decision: SubmissionRow['decision'];
+  reason: string | null;
+  title: string;
+  status: string;
+  slug: string;
+  start_local: string;
+  end_local: string;
+  all_day: number;
+  timezone: string;
+  timezone_abbr: string;
+}
+
 export type AttemptOutcome = 'stored' | 'bad-token' | 'too-fast' | 'expired' | 'reused' | 'honeypot';
 
 const SHOWN_COLUMNS = ['event_id', 'submitter_name', 'submitter_email', 'member_id', 'edition', 'flags', 'created_utc', 'decision', 'reason'] as const;
@@ -125,10 +141,22 @@ export class SubmissionsRepository {
     await this.db.updateTable('submissions').set({ decision, decided_by: by, decided_utc: at, reason }).where('event_id', '=', eventId).execute();
   }
 
-  /** A member's submissions, newest first. */
-  async ofMember(memberId: number, limit: number, offset: number): Promise<{ rows: SubmissionRow[]; total: number }> {
-    const rows = await this.db.selectFrom('submissions').selectAll().where('member_id', '=', memberId)
-      .orderBy('created_utc', 'desc').orderBy('event_id', 'desc').limit(limit).offset(offset).execute();
+  /** Records the venue or organizer a member's edit created (null = none new: the earlier one stays). */
+  async noteCreated(eventId: number, created: Pick<SubmissionRow, 'created_venue_id' | 'created_organizer_id'>): Promise<void> {
+    const set = Object.fromEntries(Object.entries(created).filter(([, value]) => value !== null));
+    if (Object.keys(set).length > 0) await this.db.updateTable('submissions').set(set).where('event_id', '=', eventId).execute();
+  }
+
+  /**
+   * One page of a member's submissions with what the list shows of each event (120 §9), newest
+   * first: two statements whatever the page size (the rows with their events joined, the count).
+   */
+  async ofMember(memberId: number, limit: number, offset: number): Promise<{ rows: MemberSubmission[]; total: number }> {
+    const rows = await this.db.selectFrom('submissions').innerJoin('events', 'events.id', 'submissions.event_id')
+      .select(['submissions.event_id', 'submissions.created_utc', 'submissions.decision', 'submissions.reason',
+        'events.title', 'events.status', 'events.slug', 'events.start_local', 'events.end_local', 'events.all_day', 'events.timezone', 'events.timezone_abbr'])
+      .where('submissions.member_id', '=', memberId)
+      .orderBy('submissions.created_utc', 'desc').orderBy('submissions.event_id', 'desc').limit(limit).offset(offset).execute();
     const total = await this.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow();
     return { rows, total: toInt(total.n) };
   }

@@ -1,19 +1,12 @@
+import type { EventFormCore } from '../../domain/events/event-form-core.ts';
 import { EMPTY_BUILDER, type BuilderFields } from '../../domain/recurrence/builder.ts';
 
 /**
  * The event editor's form (100 §8.1) as values: what the fields show, read back from a POST, or
  * made from the API's event object (reopen, duplicate). Strings as typed; nothing is checked here.
  */
-export interface EventFormValues {
-  title: string;
-  description: string;
+export interface EventFormValues extends EventFormCore {
   excerpt: string;
-  start_date: string;
-  start_time: string;
-  end_date: string;
-  end_time: string;
-  all_day: boolean;
-  timezone: string;
   /** `''` (none), a venue id, or `new`. */
   venue: string;
   venue_new: VenueDraft;

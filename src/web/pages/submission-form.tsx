@@ -16,7 +16,12 @@ export interface SubmissionPageModel {
   form: SubmissionForm;
   /** Field name → translated message (422). */
   errors: Record<string, string>;
-  token: string;
+  /** The `_form` token of the add form; absent on a member's edit form (120 §9: `_token` only). */
+  token?: string;
+  /** A member's edit form (120 §9): Save and Withdraw, no honeypot, widget or terms. */
+  edit?: boolean;
+  /** The edit form's ETag of the stored event (If-Match on save: an editor's change meanwhile is not overwritten). */
+  revision?: string;
   /** The ALTCHA challenge (JSON), for visitors when the proof of work is on. */
   challenge?: string;
   member?: { login: string; email: string };
@@ -86,9 +91,10 @@ export function SubmissionPage({ env, page, action }: { env: PageEnv; page: Subm
     </Field>
   );
   const summary = Object.entries(errors);
+  const heading = page.edit ? t('own_edit_title') : t('submit_link');
   return (
-    <Frame env={env} title={t('submit_link')} noindex alert={undefined}>
-      <h1>{t('submit_link')}</h1>
+    <Frame env={env} title={heading} noindex alert={undefined}>
+      <h1>{heading}</h1>
       {summary.length > 0 ? (
         <div role="alert" class="alert error-summary" tabindex={-1} id="error-summary">
           <p>{t('submit_errors')}</p>
@@ -97,11 +103,17 @@ export function SubmissionPage({ env, page, action }: { env: PageEnv; page: Subm
           </ul>
         </div>
       ) : null}
-      <p>{t('submit_intro')}</p>
-      <p class="hint">{t('submit_within')}</p>
+      {page.edit ? <p>{t('own_edit_intro')}</p> : (
+        <>
+          <p>{t('submit_intro')}</p>
+          <p class="hint">{t('submit_within')}</p>
+        </>
+      )}
+      {page.member ? <p><a href={editionPath(env, '/events/community/list/')}>{page.edit ? t('own_back_to_list') : t('own_link_list')}</a></p> : null}
       <form method="post" action={action} novalidate class="submission-form">
-        <input type="hidden" name="_form" value={page.token} />
+        {page.token ? <input type="hidden" name="_form" value={page.token} /> : null}
         {page.csrfToken ? <input type="hidden" name="_token" value={page.csrfToken} /> : null}
+        {page.revision ? <input type="hidden" name="revision" value={page.revision} /> : null}
         {text('title', t('submit_title'), form.title, { required: true })}
         <Field name="description" label={t('submit_description')} errors={errors} requiredText={req}>
           {(aria) => <textarea {...aria} name="description" rows={8}>{form.description}</textarea>}
@@ -175,7 +187,7 @@ export function SubmissionPage({ env, page, action }: { env: PageEnv; page: Subm
             h('altcha-widget', { name: 'altcha', auto: 'onsubmit', challenge: page.challenge, language: page.widget.language })
           ) : null}
         </fieldset>
-        {page.terms !== '' ? (
+        {page.terms !== '' && !page.edit ? (
           <>
             <section class="terms" aria-labelledby="terms-heading">
               <h2 id="terms-heading">{t('submit_terms')}</h2>
@@ -188,13 +200,22 @@ export function SubmissionPage({ env, page, action }: { env: PageEnv; page: Subm
             </p>
           </>
         ) : null}
-        <div class="url-confirm">
-          <label for="field-url_confirm">{t('submit_honeypot')}</label>
-          <input type="text" id="field-url_confirm" name="url_confirm" value="" tabindex={-1} autocomplete="off" />
-        </div>
-        <p>
-          <button type="submit">{t('submit_send')}</button>
-        </p>
+        {page.edit ? (
+          <p class="edit-actions">
+            <button type="submit" name="action" value="save">{t('own_save')}</button>
+            <button type="submit" name="action" value="withdraw">{t('own_withdraw')}</button>
+          </p>
+        ) : (
+          <>
+            <div class="url-confirm">
+              <label for="field-url_confirm">{t('submit_honeypot')}</label>
+              <input type="text" id="field-url_confirm" name="url_confirm" value="" tabindex={-1} autocomplete="off" />
+            </div>
+            <p>
+              <button type="submit">{t('submit_send')}</button>
+            </p>
+          </>
+        )}
       </form>
       {page.challenge ? (
         <>

@@ -1,5 +1,6 @@
 import { isTokenShaped, loginFormToken, newToken } from '../../../domain/signin/tokens.ts';
 import { sessionKey } from '../../../services/signin/session-key.ts';
+import { EDITION_PREFIXES, type Language } from '../../../i18n/catalog.ts';
 import { SigninPage } from '../../../web/admin/signin.tsx';
 import type { AdminAnswer } from '../admin-request.ts';
 import { adminPrefix } from '../admin-view.ts';
@@ -46,10 +47,19 @@ async function signinForm(req: PublicRequest, state: FormState): Promise<AdminAn
   };
 }
 
+/** 120 §3: the allow-list gains the edition's `/events/community/` pages (members' forms and lists). */
+function communityRedirect(target: string | undefined, basePath: string, lang: Language): string | undefined {
+  return allowedRedirect(target, `${basePath}${EDITION_PREFIXES[lang]}/events/community`);
+}
+
 async function showSignin(req: PublicRequest): Promise<AdminAnswer> {
   if (req.session) return { redirect: req.adminUrl('/') };
-  const message = single(req.query.signed_out) === '1' ? req.t('admin_signed_out') : single(req.query.expired) === '1' ? req.t('admin_session_expired') : undefined;
-  return signinForm(req, { status: 200, redirectTo: single(req.query.redirect_to), message });
+  const redirectTo = single(req.query.redirect_to);
+  // A member's submission form (120 §3) cannot keep what was typed across the sign-in: say so.
+  const formLost = communityRedirect(redirectTo, req.deps.config.basePath, req.lang) !== undefined;
+  const expired = formLost ? `${req.t('admin_session_expired')} ${req.t('admin_form_not_kept')}` : req.t('admin_session_expired');
+  const message = single(req.query.signed_out) === '1' ? req.t('admin_signed_out') : single(req.query.expired) === '1' ? expired : undefined;
+  return signinForm(req, { status: 200, redirectTo, message });
 }
 
 /** 100 §5.2, after the router's Origin check: form token, throttle, credentials, new session. */
@@ -75,7 +85,7 @@ async function signIn(req: PublicRequest): Promise<AdminAnswer> {
     return signinForm(req, { ...kept, status: 422, code: 'admin_signin_failed', alert: req.t('admin_signin_failed') });
   }
   const session = await sessions.issue(user, remember, { userAgent: req.raw.headers['user-agent'], ip: req.raw.ip }, readCookie(req.raw, SESSION_COOKIE));
-  const target = allowedRedirect(redirectTo, adminPrefix(req.deps.config.basePath, req.lang)) ?? req.adminUrl('/');
+  const target = allowedRedirect(redirectTo, adminPrefix(req.deps.config.basePath, req.lang)) ?? communityRedirect(redirectTo, req.deps.config.basePath, req.lang) ?? req.adminUrl('/');
   return {
     redirect: target,
     cookies: [sessionCookie(session.token, session, req.cookies, req.deps.clock()), clearedCookie(LOGIN_COOKIE, req.cookies)],
