@@ -1,5 +1,6 @@
 import { adminListsMessagesDa } from './admin-lists/da.ts';
 import { submissionsDa } from './submissions/da.ts';
+import { subopsDa } from './subops/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -284,6 +285,7 @@ export const da: Catalogue = {
   "media_forbidden_context": "Du har desværre ikke tilladelse til at redigere dette indlæg.",
   ...mapMessagesDa,
   ...submissionsDa,
+  ...subopsDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,

@@ -1,5 +1,6 @@
 import { mapMessagesEn } from './map/en.ts';
 import { submissionsEn } from './submissions/en.ts';
+import { subopsEn } from './subops/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
@@ -293,6 +294,7 @@ export const en = {
   "media_forbidden_context": "Sorry, you are not allowed to edit this post.",
   ...mapMessagesEn,
   ...submissionsEn,
+  ...subopsEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,

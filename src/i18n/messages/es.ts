@@ -1,5 +1,6 @@
 import { adminListsMessagesEs } from './admin-lists/es.ts';
 import { submissionsEs } from './submissions/es.ts';
+import { subopsEs } from './subops/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -284,6 +285,7 @@ export const es: Catalogue = {
   "media_forbidden_context": "Lo siento, no tienes permisos para editar esta entrada.",
   ...mapMessagesEs,
   ...submissionsEs,
+  ...subopsEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,

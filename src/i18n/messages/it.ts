@@ -1,5 +1,6 @@
 import { adminListsMessagesIt } from './admin-lists/it.ts';
 import { submissionsIt } from './submissions/it.ts';
+import { subopsIt } from './subops/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -284,6 +285,7 @@ export const it: Catalogue = {
   "media_forbidden_context": "Non hai i permessi per modificare questo articolo.",
   ...mapMessagesIt,
   ...submissionsIt,
+  ...subopsIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,
