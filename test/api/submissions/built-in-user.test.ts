@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
 
     test('the back-office users page goes through the same endpoints: each action refused with rest_user_builtin', async () => {
       assert.equal((await adminGet(t, admin, `/users/${id}/`)).status, 200);
-      for (const fields of [
+      for (const fields of <Record<string, string>[]>[
         { action: 'save', role: 'administrator', email: '' },
         { action: 'delete', confirm_delete: '1' },
         { action: 'new_app_password', app_password_name: 'Feed reader' },
