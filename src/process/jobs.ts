@@ -53,7 +53,10 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     : () => {};
   const stopSubmissionsPurge = startSubmissionsPurge(storage, config.submissions.retentionDays, systemClock, (error) => logError(error, 'purging submission data and sent mail failed'));
   const smtp = config.mail.smtp;
-  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, { onError: (error) => logError(error, 'sending mail failed') }).start();
+  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, {
+    onError: (error) => logError(error, 'sending mail failed'),
+    onOutcome: metrics && ((outcome) => metrics.mailDelivered(outcome)),
+  }).start();
   const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
   return async () => {
     stopExtension();
