@@ -18,7 +18,7 @@ export interface TestSmtpOptions {
   hold?: (received: ReceivedMail) => boolean;
 }
 
-/** A real SMTP server in this process (plain, loopback, no authentication), recording what it accepts. */
+/** A real SMTP server in this process (plain, loopback, any credentials or none), recording what it accepts. */
 export class TestSmtpServer {
   /** Messages answered 250. */
   readonly received: ReceivedMail[] = [];
@@ -32,6 +32,11 @@ export class TestSmtpServer {
     let self: TestSmtpServer | undefined;
     const server = new SMTPServer({
       authOptional: true,
+      // Credentials in CALENDAR_SMTP_URL are accepted as given (loopback: no TLS needed).
+      allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        callback(null, { user: auth.username });
+      },
       disabledCommands: ['STARTTLS'],
       logger: false,
       onRcptTo(address, _session, callback) {

@@ -55,8 +55,8 @@ function permanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-/** What `last_error` keeps: never credentials (the URL is not in any message nodemailer writes). */
-function describe(error: unknown): string {
+/** What `last_error` keeps and `calendar mail test` prints: never credentials (the URL is not in any message nodemailer writes). */
+export function describeSmtpError(error: unknown): string {
   const { message, responseCode, code } = error as { message?: string; responseCode?: number; code?: string };
   return [code, responseCode, message].filter((part) => part !== undefined).join(' ').slice(0, 500);
 }
@@ -172,11 +172,11 @@ export class MailOutbox {
       const schedule = this.settings.retrySchedule;
       const exhausted = row.attempts > schedule.length;
       if (permanent(error) || exhausted) {
-        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'failed', at, error: describe(error) });
+        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'failed', at, error: describeSmtpError(error) });
         outcome = 'permanent';
       } else {
         const wait = schedule[row.attempts - 1] * (0.8 + Math.random() * 0.4);
-        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'pending', at, error: describe(error), nextAttempt: new Date(at.getTime() + wait * 1000) });
+        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'pending', at, error: describeSmtpError(error), nextAttempt: new Date(at.getTime() + wait * 1000) });
         outcome = 'temporary';
       }
     }
