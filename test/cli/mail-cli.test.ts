@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli-process.ts';
 import { TestSmtpServer } from '../helpers/smtp-server.ts';
 
 /** The command as an operator runs it, asynchronously: the SMTP server answering it lives in this process. */
-function cli(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/calendar.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 // 120 §10.3: `calendar mail test ADDRESS` sends one message directly and prints the server's answer.
 // It reads the configuration only (no database), so one run serves both engines.
