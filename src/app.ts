@@ -129,7 +129,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerHealth(app, storage, config.basePath, options.lifecycle);
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
-  const submissions = new SubmissionsService(storage, config, submissionAlerts(config));
+  const submissions = new SubmissionsService(storage, config, submissionAlerts(config), metrics && ((outcome) => metrics.submitted(outcome)));
   registerSubmissionPages(app, deps, submissions, moderation, async (request) => {
     const live = sessions === null ? null : await sessions.lookup(readCookie(request, SESSION_COOKIE));
     return live === null ? null : { user: live.user, csrfToken: live.csrfToken };

@@ -5,6 +5,7 @@ import { EXPORT_CSV_COMMAND, IMPORT_CSV_COMMAND } from './csv.ts';
 import { runCommand, withStorage, type CliCommand } from './command.ts';
 import { IMPORT_ICS_COMMAND } from './import-ics.ts';
 import { IMPORT_SITE_COMMAND } from './import-site.ts';
+import { MAIL_TEST_COMMAND } from './mail.ts';
 import { USERS_COMMANDS } from './users.ts';
 import { WEBHOOKS_COMMANDS } from './webhooks.ts';
 
@@ -22,6 +23,7 @@ const GROUPS: { title: string; commands: CliCommand[] }[] = [
   { title: 'Import and export', commands: [IMPORT_ICS_COMMAND, IMPORT_SITE_COMMAND, IMPORT_CSV_COMMAND, EXPORT_CSV_COMMAND] },
   { title: 'Backups', commands: [BACKUP_COMMAND, RESTORE_COMMAND] },
   { title: 'Change feed and webhooks', commands: [CHANGES_RESET, ...WEBHOOKS_COMMANDS] },
+  { title: 'Mail', commands: [MAIL_TEST_COMMAND] },
 ];
 
 const COMMANDS = GROUPS.flatMap((group) => group.commands);

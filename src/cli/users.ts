@@ -78,6 +78,8 @@ export const USERS_COMMANDS: CliCommand[] = [
     options: {},
     run: (args) =>
       withSignin(args, async ({ user, sessions, signin }) => {
+        // Refused before the password is typed, not after.
+        await signin.refuseBuiltIn(user.id);
         let password: string;
         try {
           password = await readNewPassword();

@@ -8,6 +8,7 @@ const REFRESH_MS = 15_000;
 export async function readDatabase(storage: Storage, now: Date): Promise<DatabaseReadings> {
   const { db } = storage;
   const outbox = await db.selectFrom('webhook_messages').select(['status', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('status').execute();
+  const mail = await db.selectFrom('mail_messages').select(['status', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('status').execute();
   const events = await db.selectFrom('events').select(['status', (eb) => eb.fn.countAll<number | string>().as('n')]).where('is_series_master', '=', 0).groupBy('status').execute();
   let feedLagSeconds = 0;
   if (storage.dialect === 'postgres') {
@@ -16,7 +17,7 @@ export async function readDatabase(storage: Storage, now: Date): Promise<Databas
     if (row?.at) feedLagSeconds = Math.max(0, (now.getTime() - Date.parse(`${row.at.replace(' ', 'T')}Z`)) / 1000);
   }
   const counts = (rows: Array<{ status: string; n: number | string }>) => Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
-  return { outbox: counts(outbox), events: counts(events), feedLagSeconds };
+  return { outbox: counts(outbox), mail: counts(mail), events: counts(events), feedLagSeconds };
 }
 
 /** Refreshes the database gauges now and every 15 s; returns the stop. */

@@ -13,6 +13,7 @@ import type { Storage } from '../storage/database.ts';
 import { startSessionPurge } from '../services/signin/session-purge.ts';
 import { signinServices } from '../services/signin/signin-services.ts';
 import { MailOutbox } from '../services/mail/mail-outbox.ts';
+import { startSubmissionsPurge } from '../services/submissions/retention.ts';
 
 export interface JobsOptions {
   storage: Storage;
@@ -24,7 +25,8 @@ export interface JobsOptions {
 
 /**
  * The periodic jobs of a process (140 §6.2): change-feed maintenance, webhook fan-out and delivery,
- * recurrence horizon, scheduled SQLite backups, the daily purge of ended sessions, database gauges. Returns the stop: timers end at once, unsent webhook claims
+ * recurrence horizon, scheduled SQLite backups, the daily purges (ended sessions; submitters' data,
+ * spam marks, attempts and old mail), the mail outbox, database gauges. Returns the stop: timers end at once, unsent webhook claims
  * are released, and sends already started are awaited.
  */
 export function startJobs({ storage, config, metrics, logError, logInfo }: JobsOptions): () => Promise<void> {
@@ -49,8 +51,12 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
   const stopSessionPurge = config.backOffice.enabled
     ? startSessionPurge(signinServices({ storage, clock: systemClock, config }).sessions, (error) => logError(error, 'purging ended sessions failed'))
     : () => {};
+  const stopSubmissionsPurge = startSubmissionsPurge(storage, config.submissions.retentionDays, systemClock, (error) => logError(error, 'purging submission data and sent mail failed'));
   const smtp = config.mail.smtp;
-  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, { onError: (error) => logError(error, 'sending mail failed') }).start();
+  const stopMail = smtp === null ? async () => {} : new MailOutbox(storage, { ...config.mail, smtp }, {
+    onError: (error) => logError(error, 'sending mail failed'),
+    onOutcome: metrics && ((outcome) => metrics.mailDelivered(outcome)),
+  }).start();
   const stopGauges = metrics ? startDatabaseGauges(storage, metrics, (error) => logError(error, 'reading the database gauges failed')) : () => {};
   return async () => {
     stopExtension();
@@ -58,6 +64,7 @@ export function startJobs({ storage, config, metrics, logError, logInfo }: JobsO
     stopGauges();
     stopBackups();
     stopSessionPurge();
+    stopSubmissionsPurge();
     await stopDelivery();
     await stopMail();
   };

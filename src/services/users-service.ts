@@ -7,6 +7,7 @@ import type { Storage } from '../storage/database.ts';
 import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
 import { UsersRepository, type AppPasswordRecord } from '../storage/repositories/users-repository.ts';
 import { AcceptedCredentials } from './accepted-credentials.ts';
+import { BuiltInUsers } from './built-in-users.ts';
 import { generateAppPassword, generateHashKey, hashAppPassword, sameHash } from './app-passwords.ts';
 
 export interface NewUser {
@@ -58,9 +59,11 @@ export class UsersService {
   private readonly settings: SettingsRepository;
   private hashKey: Promise<string> | undefined;
   private readonly accepted: AcceptedCredentials;
+  private readonly builtIn: BuiltInUsers;
 
   constructor(storage: Storage, private readonly clock: Clock) {
     this.users = new UsersRepository(storage.db);
+    this.builtIn = new BuiltInUsers(storage.db);
     this.settings = new SettingsRepository(storage.db);
     this.accepted = new AcceptedCredentials(storage.epochs);
   }
@@ -116,6 +119,7 @@ export class UsersService {
   /** Deletes a user; their records keep their author id, which no one can sign in as again. */
   async delete(id: number): Promise<User> {
     const user = await this.get(id);
+    await this.builtIn.refuse(id);
     if (user.role === 'administrator' && (await this.users.countByRole('administrator')) <= 1) {
       throw new RestError(400, 'rest_cannot_delete_last_admin');
     }
@@ -134,6 +138,8 @@ export class UsersService {
     if (changes.email !== undefined && changes.email !== '' && !isValidEmail(changes.email)) {
       throw invalidParam('email', REASONS.email, { messageKey: 'invalid_email' });
     }
+    // A built-in user keeps its role and stays without an e-mail address (120 §7); the same values change nothing.
+    if ((changes.role !== undefined && changes.role !== user.role) || (changes.email !== undefined && changes.email !== user.email)) await this.builtIn.refuse(id);
     if (user.role === 'administrator' && changes.role !== undefined && changes.role !== 'administrator' && (await this.users.countByRole('administrator')) <= 1) {
       throw new RestError(400, 'rest_cannot_demote_last_admin');
     }
@@ -148,6 +154,7 @@ export class UsersService {
   /** A new application password for the user; earlier ones keep working. */
   async newPassword(id: number, name = ''): Promise<{ user: User; password: string }> {
     const user = await this.get(id);
+    await this.builtIn.refuse(id);
     if (name.length > APP_PASSWORD_NAME_MAX) throw invalidParam('name', { code: 'rest_too_long', messageKey: 'reason_text_too_long', vars: { max: APP_PASSWORD_NAME_MAX } });
     const password = generateAppPassword();
     await this.users.addPassword(id, hashAppPassword(await this.key(), password), utcNow(this.clock), name.trim());

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,29 +9,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { startService, type ServiceProcess } from '../crash/service-process.ts';
 import { freshDatabase, skipReason, type FreshDatabase } from '../helpers/databases.ts';
 import { openStorage } from '../../src/storage/database.ts';
+import { runCli } from '../helpers/cli-process.ts';
 
 const NS = '/calendar/events/v1';
 const ADMIN_PASSWORD = 'backup-test-admin-password';
 const AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
 
-interface CliRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `calendar …` as a separate process, while the test goes on (a running backup beside writers). */
-function cli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/calendar.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 function venueIds(file: string): Set<number> {
   const connection = new BetterSqlite3(file, { readonly: true });

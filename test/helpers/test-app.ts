@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { DestinationStream } from 'pino';
 import type { SideloadNetwork } from '../../src/services/media/image-fetch.ts';
+import type { ServiceMetrics } from '../../src/observability/metrics.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { ROLES, type Role } from '../../src/domain/auth/capabilities.ts';
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   overHttp?: boolean;
   /** Where image sideloads may connect (a local test server). */
   sideloadNetwork?: SideloadNetwork;
+  /** The app's metrics (with CALENDAR_METRICS=on), for tests that also hand them to the jobs. */
+  metrics?: ServiceMetrics;
 }
 
 export const NS = '/calendar/events/v1';
@@ -100,7 +103,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     return result;
   };
   const clock = options.clock;
-  const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream, sideloadNetwork: options.sideloadNetwork });
+  const app = await buildApp({ config, storage, clock, logger: options.loggerStream !== undefined, loggerStream: options.loggerStream, sideloadNetwork: options.sideloadNetwork, metrics: options.metrics });
   const service = new UsersService(storage, clock ?? (() => new Date()));
   const users = options.sharing?.users ?? ({} as Record<Role, TestUser>);
   const others = options.sharing?.others ?? ({} as Record<Role, TestUser>);

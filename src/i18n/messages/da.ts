@@ -2,6 +2,7 @@ import { adminListsMessagesDa } from './admin-lists/da.ts';
 import { moderationListMessagesDa } from './moderation-list/da.ts';
 import { submissionsDa } from './submissions/da.ts';
 import { membersDa } from './members/da.ts';
+import { subopsDa } from './subops/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -287,6 +288,7 @@ export const da: Catalogue = {
   ...mapMessagesDa,
   ...submissionsDa,
   ...membersDa,
+  ...subopsDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,

@@ -1,6 +1,7 @@
 import { mapMessagesEn } from './map/en.ts';
 import { submissionsEn } from './submissions/en.ts';
 import { membersEn } from './members/en.ts';
+import { subopsEn } from './subops/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
@@ -296,6 +297,7 @@ export const en = {
   ...mapMessagesEn,
   ...submissionsEn,
   ...membersEn,
+  ...subopsEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,

@@ -2,6 +2,7 @@ import { adminListsMessagesEs } from './admin-lists/es.ts';
 import { moderationListMessagesEs } from './moderation-list/es.ts';
 import { submissionsEs } from './submissions/es.ts';
 import { membersEs } from './members/es.ts';
+import { subopsEs } from './subops/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -287,6 +288,7 @@ export const es: Catalogue = {
   ...mapMessagesEs,
   ...submissionsEs,
   ...membersEs,
+  ...subopsEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,

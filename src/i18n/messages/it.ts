@@ -2,6 +2,7 @@ import { adminListsMessagesIt } from './admin-lists/it.ts';
 import { moderationListMessagesIt } from './moderation-list/it.ts';
 import { submissionsIt } from './submissions/it.ts';
 import { membersIt } from './members/it.ts';
+import { subopsIt } from './subops/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -287,6 +288,7 @@ export const it: Catalogue = {
   ...mapMessagesIt,
   ...submissionsIt,
   ...membersIt,
+  ...subopsIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,

@@ -38,6 +38,24 @@ export function subjectTitle(title: string): string {
 }
 
 /**
+ * A message rendered and fixed for good (120 §10.2): its `Message-ID` on the domain of the From
+ * address, dated `now`; every retry sends exactly this.
+ */
+export function freezeMail(from: { name: string; address: string }, request: Omit<MailRequest, 'kind' | 'eventId'>, now: Date): FrozenMail {
+  return {
+    messageId: `<${randomBytes(16).toString('hex')}@${from.address.split('@')[1]}>`,
+    date: now.toISOString(),
+    from,
+    to: request.to,
+    replyTo: request.replyTo,
+    subject: singleLine(request.subject),
+    lang: request.lang,
+    text: mailText(request.content),
+    html: mailHtml(request.content),
+  };
+}
+
+/**
  * Renders and queues messages inside the caller's transaction, due at once. With no SMTP URL nothing is
  * queued (mail is off).
  */
@@ -46,19 +64,8 @@ export async function queueMail(trx: Kysely<Database>, settings: MailSettings, r
   // The database clock, as the outbox's claims and leases use (every instance alike).
   const now = await new WebhooksRepository(trx).now();
   const from = settings.from;
-  const domain = from.address.split('@')[1];
   await new MailRepository(trx).enqueue(requests.map((request) => {
-    const frozen: FrozenMail = {
-      messageId: `<${randomBytes(16).toString('hex')}@${domain}>`,
-      date: now.toISOString(),
-      from,
-      to: request.to,
-      replyTo: request.replyTo,
-      subject: singleLine(request.subject),
-      lang: request.lang,
-      text: mailText(request.content),
-      html: mailHtml(request.content),
-    };
+    const frozen = freezeMail(from, request, now);
     return { kind: request.kind, event_id: request.eventId, lang: request.lang, message_id: frozen.messageId, recipient: request.to, subject: frozen.subject, body: JSON.stringify(frozen) };
   }), now);
   return requests.length;

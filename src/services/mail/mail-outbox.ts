@@ -7,8 +7,10 @@ import type { MailMessageRow } from '../../storage/schema.ts';
 import { WebhooksRepository } from '../../storage/repositories/webhooks-repository.ts';
 import type { FrozenMail } from './mail-messages.ts';
 
-/** Sends in flight per instance (120 §10.3). */
+/** Messages claimed per instance (120 §10.3). */
 const IN_FLIGHT = 4;
+/** The pool's connections (120 §10.3): as many sends at once. */
+const CONNECTIONS = 2;
 
 export type DeliveryOutcome = 'sent' | 'temporary' | 'permanent' | 'lease_lost';
 
@@ -22,7 +24,7 @@ export function smtpTransport(smtp: SmtpSettings, timeoutMs: number): Transporte
     ignoreTLS: !smtp.secure && smtp.loopback,
     auth: smtp.user === null ? undefined : { user: smtp.user, pass: smtp.password ?? '' },
     pool: true,
-    maxConnections: 2,
+    maxConnections: CONNECTIONS,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
@@ -53,19 +55,27 @@ function permanent(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-/** What `last_error` keeps: never credentials (the URL is not in any message nodemailer writes). */
-function describe(error: unknown): string {
+/** What `last_error` keeps and `calendar mail test` prints: never credentials (the URL is not in any message nodemailer writes). */
+export function describeSmtpError(error: unknown): string {
   const { message, responseCode, code } = error as { message?: string; responseCode?: number; code?: string };
   return [code, responseCode, message].filter((part) => part !== undefined).join(' ').slice(0, 500);
 }
 
 /**
  * The durable outbox (120 §10.3, 80 §4.4's pattern): every instance polls, claims due rows under a
- * lease (database clock), sends, and writes the outcome only while it still holds the lease.
+ * lease (database clock), sends, and writes the outcome only while it still holds the lease. A
+ * claimed message waits for one of the pool's connections before its send begins; a stop (140 §5)
+ * hands back the claims not yet begun in one statement and lets the begun ones finish.
  */
 export class MailOutbox {
   private readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  private readonly sending = new Map<number, Promise<void>>();
+  /** Every claimed message until its delivery ends (begun or waiting for a connection). */
+  private readonly claimed = new Map<number, Promise<void>>();
+  /** The claimed messages whose send has begun. */
+  private readonly begun = new Set<number>();
+  private connectionsInUse = 0;
+  private readonly waitingForConnection: Array<() => void> = [];
+  private polling: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly transport: Transporter;
@@ -89,28 +99,62 @@ export class MailOutbox {
     return () => this.stop();
   }
 
+  /**
+   * 140 §5: no new claims; claims whose send has not begun go back to `pending` (lease cleared,
+   * the attempt not counted) so any instance sends them at once; begun sends are awaited.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.allSettled(this.sending.values());
+    // A claim still being written would escape the release.
+    await this.polling?.catch(() => 0);
+    try {
+      await new MailRepository(this.storage.db).releaseUnsent(this.owner, [...this.begun]);
+    } catch (error) {
+      this.options.onError?.(error);
+    }
+    await Promise.allSettled(this.claimed.values());
     this.transport.close();
   }
 
-  /** One round: claim what is due (up to the free places) and start sending it. */
-  async poll(): Promise<number> {
+  /** One round: claim what is due (up to the free places) and start delivering it. */
+  poll(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    this.polling = this.claimDue();
+    return this.polling;
+  }
+
+  private async claimDue(): Promise<number> {
     const repo = new MailRepository(this.storage.db);
     const now = await new WebhooksRepository(this.storage.db).now();
-    const claimed = await repo.claim(this.owner, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), IN_FLIGHT - this.sending.size);
+    const claimed = await repo.claim(this.owner, now, new Date(now.getTime() + this.settings.leaseSeconds * 1000), IN_FLIGHT - this.claimed.size);
     for (const row of claimed) {
-      const send = this.deliver(row).catch((error) => this.options.onError?.(error)).finally(() => this.sending.delete(row.id));
-      this.sending.set(row.id, send);
+      const delivery = this.whenConnectionFree(row).catch((error) => this.options.onError?.(error)).finally(() => this.claimed.delete(row.id));
+      this.claimed.set(row.id, delivery);
     }
     return claimed.length;
   }
 
-  /** Waits for the sends in flight (tests). */
+  /** Waits for the deliveries in flight (tests). */
   async idle(): Promise<void> {
-    await Promise.allSettled(this.sending.values());
+    await Promise.allSettled(this.claimed.values());
+  }
+
+  /** Sends once one of the pool's connections is free, unless a stop came first (the stop released the claim). */
+  private async whenConnectionFree(row: MailMessageRow): Promise<void> {
+    if (this.connectionsInUse < CONNECTIONS) this.connectionsInUse++;
+    else await new Promise<void>((resolve) => this.waitingForConnection.push(resolve));
+    try {
+      if (this.stopped) return;
+      this.begun.add(row.id);
+      await this.deliver(row);
+    } finally {
+      this.begun.delete(row.id);
+      // The connection passes to the next waiting claim, else it is free.
+      const next = this.waitingForConnection.shift();
+      if (next) next();
+      else this.connectionsInUse--;
+    }
   }
 
   private async deliver(row: MailMessageRow): Promise<void> {
@@ -128,11 +172,11 @@ export class MailOutbox {
       const schedule = this.settings.retrySchedule;
       const exhausted = row.attempts > schedule.length;
       if (permanent(error) || exhausted) {
-        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'failed', at, error: describe(error) });
+        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'failed', at, error: describeSmtpError(error) });
         outcome = 'permanent';
       } else {
         const wait = schedule[row.attempts - 1] * (0.8 + Math.random() * 0.4);
-        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'pending', at, error: describe(error), nextAttempt: new Date(at.getTime() + wait * 1000) });
+        written = await repo.finish(row.id, this.owner, row.attempts, { status: 'pending', at, error: describeSmtpError(error), nextAttempt: new Date(at.getTime() + wait * 1000) });
         outcome = 'temporary';
       }
     }

@@ -5,6 +5,7 @@ import { isTokenShaped, newToken, tokenHash } from '../../domain/signin/tokens.t
 import { toUser, type User } from '../../domain/users/user.ts';
 import type { Storage } from '../../storage/database.ts';
 import { SessionsRepository } from '../../storage/repositories/sessions-repository.ts';
+import { BuiltInUsers } from '../built-in-users.ts';
 import { dummyVerify, hashSigninPassword, needsRehash, verifySigninPassword } from './password-hash.ts';
 import { utcText } from './sessions-service.ts';
 
@@ -27,6 +28,7 @@ export interface LiveLink {
  */
 export class SigninService {
   private readonly repo: SessionsRepository;
+  private readonly builtIn: BuiltInUsers;
 
   constructor(
     storage: Storage,
@@ -35,12 +37,18 @@ export class SigninService {
     private readonly clock: Clock,
   ) {
     this.repo = new SessionsRepository(storage.db);
+    this.builtIn = new BuiltInUsers(storage.db);
+  }
+
+  /** 400 `rest_user_builtin` for a user nobody may sign in as (120 §7): no password, no link. */
+  refuseBuiltIn(userId: number): Promise<void> {
+    return this.builtIn.refuse(userId);
   }
 
   /** The user these credentials sign in, or null — the same work and answer for every cause. */
   async verify(loginOrEmail: string, password: string): Promise<User | null> {
     const found = loginOrEmail === '' ? undefined : await this.repo.findSigninUser(loginOrEmail);
-    if (!found || found.signin_hash === null) return dummyVerify(password, this.cost).then(() => null);
+    if (!found || found.signin_hash === null || (await this.builtIn.has(found.id))) return dummyVerify(password, this.cost).then(() => null);
     const stored = found.signin_hash;
     if (!(await verifySigninPassword(password, stored))) return null;
     if (needsRehash(stored, this.cost)) await this.repo.replaceSigninHash(found.id, stored, await hashSigninPassword(password, this.cost));
@@ -60,6 +68,7 @@ export class SigninService {
    * kills the user's unused links. Sessions are the caller's to revoke (which ones depends on who asks).
    */
   async setPassword(user: { id: number; login: string; email: string }, password: string, field = 'password'): Promise<void> {
+    await this.builtIn.refuse(user.id);
     const problem = passwordProblem(password, user);
     if (problem) throw invalidParam(field, problem);
     const hash = await hashSigninPassword(password, this.cost);
@@ -74,6 +83,7 @@ export class SigninService {
 
   /** A new one-time link token (shown once, stored as its hash); earlier unused links stop working. */
   async createLink(userId: number, purpose: LinkPurpose): Promise<{ token: string; expires: Date }> {
+    await this.builtIn.refuse(userId);
     await this.repo.deleteUnusedLinks(userId);
     const token = newToken();
     const now = this.clock();
@@ -88,7 +98,7 @@ export class SigninService {
     const link = await this.repo.findLink(tokenHash(token));
     if (!link || link.used_utc !== null || link.expires_utc <= utcText(this.clock())) return null;
     const user = await this.repo.findSigninUserById(link.user_id);
-    return user ? { id: link.id, user: toUser(user), purpose: link.purpose } : null;
+    return user && !(await this.builtIn.has(user.id)) ? { id: link.id, user: toUser(user), purpose: link.purpose } : null;
   }
 
   /** Uses the link (a conditional update: of two racing requests one wins); false when it was no longer live. */

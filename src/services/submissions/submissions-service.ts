@@ -77,6 +77,8 @@ export class SubmissionsService {
     private readonly storage: Storage,
     private readonly config: Config,
     private readonly alerts?: SubmissionAlerts,
+    /** Told each stored or dropped submission (`calendar_submissions_total`, 140 §4.2); 422 and 429 are not. */
+    private readonly onOutcome?: (outcome: AttemptOutcome) => void,
   ) {
     this.events = new EventsService(storage.db, config.timezone, config.recurrence, storage.epochs.journal);
     const lookups = new EventLookups(storage, this.events);
@@ -120,6 +122,13 @@ export class SubmissionsService {
 
   /** Steps 3–9 of 120 §5 (steps 1–2, the mode and the request's form, are the HTTP layer's). */
   async submit(input: SubmissionInput): Promise<SubmissionOutcome> {
+    const result = await this.process(input);
+    if (result.kind === 'dropped') this.onOutcome?.(result.outcome);
+    else if (result.kind === 'stored') this.onOutcome?.('stored');
+    return result;
+  }
+
+  private async process(input: SubmissionInput): Promise<SubmissionOutcome> {
     const now = input.ctx.now;
     const repo = new SubmissionsRepository(this.storage.db);
     const key = await this.key();

@@ -57,11 +57,15 @@ export class MailRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** 140 §5: claims not yet sent go back at once (an unsent claim is no attempt). */
-  async release(owner: string, ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.updateTable('mail_messages').set((eb) => ({ status: 'pending', lease_owner: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
-      .where('lease_owner', '=', owner).where('id', 'in', ids).where('status', '=', 'sending').execute();
+  /**
+   * 140 §5, in one statement: this instance's claims whose send has not begun go back at once
+   * (`pending`, lease cleared, `attempts` − 1: an unsent claim is no attempt). Returns how many.
+   */
+  async releaseUnsent(owner: string, begun: readonly number[]): Promise<number> {
+    let query = this.db.updateTable('mail_messages').set((eb) => ({ status: 'pending', lease_owner: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
+      .where('lease_owner', '=', owner).where('status', '=', 'sending');
+    if (begun.length > 0) query = query.where('id', 'not in', [...begun]);
+    return Number((await query.executeTakeFirst()).numUpdatedRows);
   }
 
   /** Spam (§8.2): the event's queued, unsent mail. */

@@ -1,38 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { DIALECTS, skipReason } from '../../helpers/databases.ts';
+import { TestSmtpServer } from '../../helpers/smtp-server.ts';
 import { startTestApp, type TestApp } from '../../helpers/test-app.ts';
 import { MailOutbox } from '../../../src/services/mail/mail-outbox.ts';
 import { movableClock, submitForm, validFields } from './helpers.ts';
 
-interface Received {
-  envelope: string[];
-  mail: ParsedMail;
-}
-
-/** A real SMTP server in this process; `reject` answers each RCPT with that code. */
-function smtpServer(received: Received[], options: { reject?: number } = {}) {
-  return new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (options.reject) return callback(Object.assign(new Error(`${options.reject} refused`), { responseCode: options.reject }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream).then((mail) => {
-        received.push({ envelope: session.envelope.rcptTo.map((rcpt) => rcpt.address), mail });
-        callback();
-      }, callback);
-    },
-  });
-}
-
-const listen = (server: SMTPServer, port = 0) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)));
-const close = (server: SMTPServer) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 for (const dialect of DIALECTS) {
   describe(`submission mail [${dialect}]`, { skip: skipReason(dialect) }, () => {
@@ -41,9 +14,7 @@ for (const dialect of DIALECTS) {
     let outbox: MailOutbox;
     const time = movableClock();
     before(async () => {
-      const probe = smtpServer([]);
-      port = await listen(probe);
-      await close(probe);
+      port = await TestSmtpServer.freePort();
       t = await startTestApp(dialect, {
         clock: time.clock,
         env: {
@@ -77,9 +48,8 @@ for (const dialect of DIALECTS) {
       const errors = await t.storage.db.selectFrom('mail_messages').select(['last_error', 'attempts']).execute();
       assert.ok(errors.every((row) => row.attempts === 1 && /ECONNREFUSED/.test(row.last_error ?? '')), JSON.stringify(errors));
 
-      const received: Received[] = [];
-      const server = smtpServer(received);
-      await listen(server, port);
+      const server = await TestSmtpServer.start({}, port);
+      const { received } = server;
       try {
         await round();
         assert.deepEqual(await statuses(), ['sent', 'sent']);
@@ -105,24 +75,22 @@ for (const dialect of DIALECTS) {
         const stored = await t.storage.db.selectFrom('mail_messages').select('message_id').execute();
         assert.deepEqual(new Set(stored.map((row) => row.message_id)), ids, 'the Message-ID fixed at enqueue');
       } finally {
-        await close(server);
+        await server.close();
       }
     });
 
     test('5xx for the recipient fails at once; 4xx is retried, then fails when the schedule is spent', async () => {
       await t.storage.db.deleteFrom('mail_messages').execute();
-      const permanent = smtpServer([], { reject: 550 });
-      await listen(permanent, port);
+      const permanent = await TestSmtpServer.start({ refuse: () => 550 }, port);
       try {
         await submitForm(t, time.advance, validFields());
         await round();
         assert.deepEqual(await statuses(), ['failed', 'failed'], JSON.stringify(await t.storage.db.selectFrom('mail_messages').select(['last_error', 'attempts']).execute()));
       } finally {
-        await close(permanent);
+        await permanent.close();
       }
       await t.storage.db.deleteFrom('mail_messages').execute();
-      const busy = smtpServer([], { reject: 451 });
-      await listen(busy, port);
+      const busy = await TestSmtpServer.start({ refuse: () => 451 }, port);
       try {
         await submitForm(t, time.advance, validFields());
         for (let n = 0; n < 3; n++) {
@@ -132,7 +100,7 @@ for (const dialect of DIALECTS) {
         await round();
         assert.deepEqual(await statuses(), ['failed', 'failed'], 'after the last wait');
       } finally {
-        await close(busy);
+        await busy.close();
       }
     });
   });
