@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { analyze, copyEvents } from './bulk-copy.ts';
+import { compareWorkers, type WorkerRow } from './workers.ts';
 import {
   AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, rssPartsMb, runBench, send, startService, stop, withPostgresSchema, workDir, type Measure, type Started,
 } from './harness.ts';
@@ -12,7 +13,8 @@ import {
  * a server, starts the service (the `npm start` bundle) on a fresh database, seeds it through the
  * public API (creates/s with 16 clients), measures every read route against a bare node:http
  * server returning the same bytes, reads while two clients update events continuously, the first
- * read after a write (uncached) and creates again at that size, then grows the data to 200,000
+ * read after a write (uncached), creates again at that size and cached reads with one and two
+ * workers (CALENDAR_WORKERS, `bench/workers.ts`), then grows the data to 200,000
  * events (rows copied straight into the tables) and measures the lists, the first reads and
  * creates again. Prints one table for both databases and writes bench/results/<dialect>.json.
  */
@@ -212,6 +214,8 @@ interface Figures {
   rssMb: { afterSeed: number; afterLoad: number; large: number };
   /** After the load: what is the process's own memory (heap, malloc, SQLite's cache) and what is mapped files (node, libraries). */
   rssPartsMb: { anon: number; file: number };
+  /** Cached reads at EVENTS events with one worker and with two (CALENDAR_WORKERS). */
+  workers: WorkerRow[];
   startupMs: { empty: number; seeded: number };
 }
 
@@ -236,6 +240,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   for (const [name, path] of paths.slice(0, 3)) uncachedMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
   const kept = await firstReads(service.base, paths[0][1], firstEvent.id, described);
   const sizedCreates = await seedEvents(service.base, linked, EVENTS, EVENTS + LARGE_CREATES);
+  const workers = await compareWorkers(databaseUrl, service, [paths[0], paths[2]]);
   await stop(service.child);
 
   // The growth rows are copied in SQL (seeding 200,000 events through the API would take long).
@@ -265,6 +270,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
     uncachedLargeMs,
     rssMb: { afterSeed: rssAfterSeed, afterLoad: rssAfterLoad, large: rssLarge },
     rssPartsMb: rssParts,
+    workers,
     startupMs: { empty: Math.round(coldStartMs), seeded: Math.round(seededStartMs) },
   };
 }
@@ -292,6 +298,12 @@ function printTable(all: Figures[]): void {
       return `${grown.service.requestsPerSecond} (${grown.bare.requestsPerSecond}), ${ratio(grown.service.requestsPerSecond, small.service.requestsPerSecond)} % / ${ratio(ofBare(grown), ofBare(small))} %`;
     });
   }
+  for (let index = 0; index < all[0].workers.length; index += 2) {
+    row(`${all[0].workers[index].route}, 1 / 2 workers: req/s, service CPU s per 10,000 req (load generator's)`, (f) => {
+      const [one, two] = [f.workers[index], f.workers[index + 1]];
+      return `${one.measure.requestsPerSecond} / ${two.measure.requestsPerSecond}, ${one.serviceCpuPer10k} / ${two.serviceCpuPer10k} s (${one.loaderCpuPer10k} / ${two.loaderCpuPer10k} s)`;
+    });
+  }
   row('RSS MB after seeding / after load / at growth', (f) => `${f.rssMb.afterSeed} / ${f.rssMb.afterLoad} / ${f.rssMb.large}`);
   row('RSS MB after load: anonymous (heaps, SQLite cache) / mapped files (node, libraries)', (f) => `${f.rssPartsMb.anon} / ${f.rssPartsMb.file}`);
   row('start-up ms empty / seeded', (f) => `${f.startupMs.empty} / ${f.startupMs.seeded}`);
@@ -300,6 +312,7 @@ function printTable(all: Figures[]): void {
 async function main(): Promise<void> {
   buildBundle();
   console.log(`bench: ${EVENTS} events then ${LARGE_EVENTS}, ${CONNECTIONS} connections, ${DURATION} s per route, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GB`);
+  if (cpus().length <= 2) console.log(`On ${cpus().length} cores the load generator (this process) competes with the service for the CPU: the 2-worker rows are a floor, not what 2 cores serve to outside clients.`);
   const all: Figures[] = [await benchDatabase('sqlite', `sqlite:${join(workDir, 'bench.db')}`)];
   if (postgresUrl) all.push(await withPostgresSchema(postgresUrl, (url) => benchDatabase('postgres', url)));
   printTable(all);

@@ -101,9 +101,11 @@ function openSqlite(path: string): Opened {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  // Up to 64 MB of pages in process (SQLite's default is 2 MB): a filtered list looks events up
-  // by id all over the file, and each page missing from this cache costs a read system call.
-  connection.pragma('cache_size = -65536');
+  // Up to 8 MB of pages in process (SQLite's default is 2 MB): a filtered list looks events up by
+  // id all over the file, and each page missing from this cache costs a read system call (served
+  // from the kernel's page cache). 64 MB held most of a 20,000-event file in the process's own
+  // memory, about 35 MB of RSS more than this after a read load (docs/performance.md, Memory).
+  connection.pragma('cache_size = -8192');
   // A checkpoint every 10,000 WAL pages (about 40 MB), not SQLite's 1,000: it copies each page
   // once however often it was written since the last one, and a create dirties the same index
   // pages as the creates before it. At 1,000 the checkpoints took 45 % of the time SQL spent on

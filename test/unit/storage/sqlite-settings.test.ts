@@ -15,7 +15,7 @@ test('a SQLite file is opened in WAL mode with the settings the write and read p
     assert.equal(await pragma('journal_mode'), 'wal');
     assert.equal(await pragma('synchronous'), 1, 'NORMAL');
     assert.equal(await pragma('foreign_keys'), 1);
-    assert.equal(await pragma('cache_size'), -65536);
+    assert.equal(await pragma('cache_size'), -8192);
     assert.equal(await pragma('wal_autocheckpoint'), 10000);
   } finally {
     await storage.close();
