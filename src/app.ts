@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './domain/dates/clock.ts';
@@ -130,11 +130,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (metrics) registerMetricsRoute(app, config.basePath, config.metrics.token, options.exposition ?? (() => metrics.registry.metrics()));
   await registerDocsPage(app, config);
   const submissions = new SubmissionsService(storage, config, submissionAlerts(config), metrics && ((outcome) => metrics.submitted(outcome)));
+  // The back office session a public page's request carries (100 §4): members' forms and previews look at it.
+  const liveSession = async (request: FastifyRequest) => (sessions === null ? null : sessions.lookup(readCookie(request, SESSION_COOKIE)));
   registerSubmissionPages(app, deps, submissions, moderation, async (request) => {
-    const live = sessions === null ? null : await sessions.lookup(readCookie(request, SESSION_COOKIE));
+    const live = await liveSession(request);
     return live === null ? null : { user: live.user, csrfToken: live.csrfToken };
   });
-  const pageRoot = registerPages(app, config, storage, clock);
+  const pageRoot = registerPages(app, config, storage, clock, async (request) => (await liveSession(request))?.user ?? null);
   const indexed = [events.namespace, ...config.namespaceAliases].map((name) => ({ name, def: events }));
   registerRestIndex(app, config, clock, [...indexed, { name: admin.namespace, def: admin }, ...(wordpress ? [{ name: wordpress.namespace, def: wordpress }] : [])], pageRoot);
   registerOldPageRedirects(app, config);

@@ -8,7 +8,12 @@ export function eventPageUrl(edition: string, event: { id: number; status: strin
   if (event.status === 'publish' || event.status === 'private' || event.status === 'trash') {
     return `${edition}/event/${event.slug}/`;
   }
-  return `${edition}/?post_type=tribe_events&p=${event.id}`;
+  return eventQueryUrl(edition, event.id);
+}
+
+/** The query form of an event's page (55 §2), which every status answers (§7.5: with `&preview=1`, the preview). */
+export function eventQueryUrl(edition: string, id: number): string {
+  return `${edition}/?post_type=tribe_events&p=${id}`;
 }
 
 /** The page of an event as its `url` reads: Pro's date-suffixed form for an occurrence (60 §2). */

@@ -17,6 +17,7 @@ import { ObjectsRepository } from '../../storage/repositories/objects-repository
 import type { LinkedRecord } from '../../storage/repositories/linked-posts-repository.ts';
 import type { Storage } from '../../storage/database.ts';
 import type { EventRow } from '../../storage/schema.ts';
+import type { User } from '../../domain/users/user.ts';
 import { datePart } from '../../web/dates.ts';
 import { editionPath, query } from '../../web/links.ts';
 import type { EmbedFrame, LinkedView, PageEnv } from '../../web/model.ts';
@@ -52,6 +53,14 @@ import { entityTag, noneMatchHits } from '../../domain/sync/preconditions.ts';
 type Answer =
   | { status: number; html: string; noindex: boolean; private?: boolean; headers?: Record<string, string>; type?: string; robots?: string; maxAge?: number }
   | { status: 301 | 302; location: string };
+
+/** The user of a live back office session the request carries (100 §4), else null. */
+export type SessionUserOf = (request: FastifyRequest) => Promise<User | null>;
+
+/** `/?post_type=…&p={id}&preview=1`: the one page that looks at who asks (55 §7.5). */
+function isPreview(target: ReturnType<typeof parsePagePath>, params: URLSearchParams): boolean {
+  return target.kind === 'plain' && params.has('post_type') && params.has('p') && params.get('preview') === '1';
+}
 
 export const PAGE_PREFIXES = ['/events', '/event', '/venue', '/organizer', '/tag'];
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -115,7 +124,7 @@ export function pageRequests(config: Config, data: PageData, links: PageAssets, 
  * pages are cached per cache epoch like the API lists. When the REST index shares the page root
  * (`{api}` = `{base}`, 140 §1.3), that root is not routed here: its handler is returned for the index to hand on.
  */
-export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock): RouteHandlerMethod | undefined {
+export function registerPages(app: FastifyInstance, config: Config, storage: Storage, clock: Clock, sessionUserOf: SessionUserOf): RouteHandlerMethod | undefined {
   const db = storage.db;
   const events = new EventsService(db, config.timezone);
   const data = new PageData(db, events, config.timezone);
@@ -195,8 +204,8 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     return { status: wrong ? 403 : 200, html: answer, noindex: options.preview, private: options.posted || options.preview };
   };
 
-  /** `/?post_type=…&p={id}` (55 §7.5). */
-  const plainLink = async (req: PageRequest, request: FastifyRequest): Promise<Answer> => {
+  /** `/?post_type=…&p={id}` (55 §7.5); `reader`: who the preview is for (credentials or session), null = a visitor. */
+  const plainLink = async (req: PageRequest, reader: User | null): Promise<Answer> => {
     const postType = req.params.get('post_type');
     const id = Number(req.params.get('p'));
     const kind = Number.isInteger(id) && id > 0 ? await new ObjectsRepository(db).kindOf(id) : undefined;
@@ -208,16 +217,16 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       return { status: 301, location: `/${kind}/${record.slug}/` };
     }
     if (req.params.get('preview') !== '1') return notFound(req);
-    if (!request.user) {
+    if (reader === null) {
       const answer = message(req, 401, req.env.t('page_preview'), req.env.t('page_not_found_text'));
       return { ...answer, private: true, headers: { 'WWW-Authenticate': 'Basic realm="calendar"' } } as Answer;
     }
-    if (!canReadRecord(request.user, { author: record.author, status: record.status as Status, preTrashStatus: record.pre_trash_status as Status | null })) return notFound(req);
+    if (!canReadRecord(reader, { author: record.author, status: record.status as Status, preTrashStatus: record.pre_trash_status as Status | null })) return notFound(req);
     const options = { posted: false, preview: true };
     return kind === 'event' ? eventPage(req, record as EventRow, options) : linkedPage(req, kind, record as LinkedRecord, options);
   };
 
-  const answer = async (req: PageRequest, request: FastifyRequest): Promise<Answer> => {
+  const answer = async (req: PageRequest, request: FastifyRequest, reader: User | null): Promise<Answer> => {
     const target = parsePagePath(req.path);
     const password = request.method === 'POST' ? (request.body as Record<string, unknown> | undefined)?.password : undefined;
     const options = { password: typeof password === 'string' ? password : undefined, posted: request.method === 'POST', preview: false };
@@ -229,7 +238,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
       case 'redirect':
         return target;
       case 'plain':
-        if (req.params.has('post_type') && req.params.has('p')) return plainLink(req, request);
+        if (req.params.has('post_type') && req.params.has('p')) return plainLink(req, reader);
         return { status: 302, location: '/events/' };
       case 'event': {
         const slug = normalizeSlugLookup(target.slug);
@@ -284,7 +293,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     }
   };
 
-  const send = (request: FastifyRequest, reply: FastifyReply, req: PageRequest, result: Answer): FastifyReply => {
+  const send = (request: FastifyRequest, reply: FastifyReply, req: PageRequest, result: Answer, reader: User | null): FastifyReply => {
     markPageAnswer(request);
     // WordPress names its REST index on every front-end page; clients find the API through it (90 §2.1).
     reply.header('Link', `<${req.ctx.urls.origin}${config.apiPath}/>; rel="https://api.w.org/"`);
@@ -302,7 +311,7 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     if (result.status === 200 && noneMatchHits(request.headers['if-none-match'], tag)) return reply.code(304).send();
     // A visitor's page is a function of the data, the address and the minute: its repeats are
     // replayed in front of the framework, as the API's reads are (bytes encoded once, no hooks).
-    if (result.status === 200 && request.method === 'GET' && request.user === null) markReplayable(request.raw, req.ctx.now);
+    if (result.status === 200 && request.method === 'GET' && reader === null) markReplayable(request.raw, req.ctx.now);
     return reply.send(request.method === 'HEAD' ? '' : result.html);
   };
 
@@ -315,24 +324,29 @@ export function registerPages(app: FastifyInstance, config: Config, storage: Sto
     const path = fullPath.slice(prefix.length) || '/';
     const req = pageRequest(request, lang, path, search);
     const target = parsePagePath(path);
+    // Public pages ignore the session cookie except the preview, where it stands in for the Basic prompt (100 §2).
+    const reader = request.user ?? (isPreview(target, req.params) ? await sessionUserOf(request) : null);
     const postable = target.kind === 'event' || target.kind === 'linked';
     if (request.method !== 'GET' && request.method !== 'HEAD' && !(postable && request.method === 'POST')) {
       return reply.code(405).header('Allow', postable ? 'GET, HEAD, POST' : 'GET, HEAD').type('text/html; charset=utf-8').send(notFoundHtml(req));
     }
     // The router ignores trailing slashes; pages have exactly one canonical form (55 §2).
     if (!path.endsWith('/')) return reply.code(301).header('Location', `${fullPath}/${search}`).send();
-    return respond(request, reply, req, () => answer(req, request));
+    return respond(request, reply, req, () => answer(req, request, reader), reader);
   };
 
-  /** Visitors' answers come from the cache of the current epoch (a repeat runs no query). */
-  const respond = async (request: FastifyRequest, reply: FastifyReply, req: PageRequest, produce: () => Promise<Answer>): Promise<FastifyReply> => {
-    const cacheable = request.method !== 'POST' && request.user === null;
-    if (!cacheable) return send(request, reply, req, await produce());
+  /**
+   * Visitors' answers come from the cache of the current epoch (a repeat runs no query); a
+   * `reader`'s (a user's, by credentials or session) are neither taken from it nor put in it.
+   */
+  const respond = async (request: FastifyRequest, reply: FastifyReply, req: PageRequest, produce: () => Promise<Answer>, reader: User | null = request.user): Promise<FastifyReply> => {
+    const cacheable = request.method !== 'POST' && reader === null;
+    if (!cacheable) return send(request, reply, req, await produce(), reader);
     // The epoch is read first: anything computed after it is at least that new.
     const view = await cache.open(req.ctx);
     const minute = formatWall(req.ctx.now).slice(0, 16);
     const key = JSON.stringify([req.lang, req.env.site, req.path, req.search, minute]);
-    return send(request, reply, req, await view.get(key, produce));
+    return send(request, reply, req, await view.get(key, produce), reader);
   };
   const notFoundHtml = (req: PageRequest) => html(MessagePage({ env: req.env, title: req.env.t('page_not_found'), text: req.env.t('page_not_found_text') }));
 

@@ -220,7 +220,8 @@ function termRoutes(storage: Storage, def: TaxonomyDef): RouteDef[] {
         {
           methods: ['POST', 'PUT', 'PATCH'],
           summary: `Update a ${noun}.`,
-          args: { id: idArg, name: text(`The ${noun} name.`), ...writeArgs },
+          // 00-conventions (which wins over 30 §1.7's "SHOULD keep"): an empty description clears it on update.
+          args: { id: idArg, name: text(`The ${noun} name.`), ...writeArgs, description: { ...writeArgs.description, validate: rule((value) => typeof value === 'string', REASONS.string) } },
           permission,
           handler: async (ctx, params) => {
             refuseParentOnFlat(params);

@@ -7,11 +7,13 @@ import { axeViolationLines, launchChromium, SCREENSHOTS, skip } from '../../help
 import { NS, type TestApp } from '../../helpers/test-app.ts';
 import { signedInContexts, startBrowserAdminApp } from '../browser-session.ts';
 import { createSigninUser, signInBrowser, type SigninUser } from '../helpers.ts';
+import { translate, type Language } from '../../../src/i18n/catalog.ts';
 
 /**
  * The event editor in Chromium (100 §17 item 12, the editor's part): a weekly series with a new
  * venue by form with JavaScript off, the live preview and the unsaved-changes warning with it on,
- * axe-core on every editor state in English and Danish with JavaScript off and on, 320 px reflow.
+ * axe-core on every editor state in English and Danish with JavaScript off and on, 320 px reflow;
+ * in Italian and Spanish the event list and the editor's states with JavaScript off and on.
  */
 describe('event editor in a browser', { skip }, () => {
   let t: TestApp;
@@ -135,6 +137,32 @@ describe('event editor in a browser', { skip }, () => {
     const shot = await open('on', `/admin/events/${seriesId}/`);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await shot.screenshot({ path: join(SCREENSHOTS, 'admin-editor.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+  });
+
+  // The other editions share the markup: their own texts (lengths, lang attributes) are what can
+  // break it. One page per edition and JavaScript setting, so the added run stays short.
+  test('axe: no violations on the event list and the editor (existing, 422) in Italian and Spanish, JavaScript off and on', async () => {
+    const problems: string[] = [];
+    for (const language of ['it', 'es'] as Language[]) {
+      for (const context of ['off', 'on']) {
+        const page = await contexts[context].newPage();
+        const check = async (label: string, heading: string) => {
+          assert.equal(await page.locator('h1').textContent(), heading, `${language} ${label}`);
+          const violations = await axeViolationLines(page, context === 'off');
+          if (violations.length > 0) problems.push(`${language} ${context} ${label}: ${violations.join('; ')}`);
+        };
+        assert.equal((await page.goto(`${origin}/${language}/admin/events/`))?.status(), 200);
+        await check('list', translate(language, 'admin_lists_events'));
+        assert.equal((await page.goto(`${origin}/${language}/admin/events/${seriesId}/`))?.status(), 200);
+        await check('existing', translate(language, 'admin_editor_title_edit'));
+        await page.fill('#field-website', 'not a url');
+        await page.click('button[name=action][value=save]');
+        await page.waitForSelector('#error-summary');
+        await check('422', translate(language, 'admin_editor_title_edit'));
+        await page.close();
+      }
+    }
     assert.deepEqual(problems, []);
   });
 });

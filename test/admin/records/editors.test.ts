@@ -113,6 +113,12 @@ for (const dialect of DIALECTS) {
       assert.equal(stored.parent, parentId);
       const page = await adminGet(t, editor, `/categories/${childId}/`);
       assert.match(page.text, new RegExp(`<option value="${parentId}" selected`));
+      // Emptied fields: the description is cleared, the slug kept (a term needs one).
+      const emptied = await form(t, editor, `/categories/${childId}/`, { name: 'Jazz', parent: String(parentId), slug: '', description: '', revision: fieldValue(page.text, 'revision') ?? '', action: 'save' });
+      assert.equal(emptied.status, 303);
+      const after = (await t.request('GET', `${NS}/categories/${childId}`)).body;
+      assert.equal(after.description, '');
+      assert.equal(after.slug, stored.slug);
       const before = await rowCount(t, 'terms');
       const refused = await form(t, editor, '/tags/new', { name: '', slug: 'kept-slug', action: 'save' });
       assert.equal(refused.status, 422);

@@ -52,13 +52,17 @@ for (const dialect of DIALECTS) {
       assert.equal((await t.request('GET', `${NS}/tags/${tag.id}`)).body.description, '');
     });
 
-    test('empty strings are rejected: a description cannot be cleared', async () => {
+    test('an empty description clears it (00-conventions); an empty slug or name is rejected', async () => {
       const tag = await createTerm(t, 'tags', { name: 'Jazz', description: 'Keep' });
-      for (const body of [{ description: '' }, { slug: '' }, { name: '' }, { name: 5 }]) {
+      for (const body of [{ slug: '' }, { name: '' }, { name: 5 }, { description: 5 }]) {
         const res = await update('tags', tag.id, body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.code, 'rest_invalid_param');
       }
+      assert.equal((await t.request('GET', `${NS}/tags/${tag.id}`)).body.description, 'Keep');
+      const cleared = await update('tags', tag.id, { description: '' });
+      assert.equal(cleared.status, 200);
+      assert.equal(cleared.body.description, '');
     });
 
     test('a new slug is normalised; a slug held by another term of the taxonomy is 400 duplicate_term_slug', async () => {

@@ -2,7 +2,8 @@ import { can } from '../../../domain/auth/capabilities.ts';
 import { canDeleteRecord, canEditRecord } from '../../../domain/auth/record-permissions.ts';
 import { InvalidParamsError, RestError } from '../../../domain/errors.ts';
 import type { ShownRecurrence } from '../../../domain/recurrence/builder.ts';
-import type { MessageKey } from '../../../i18n/catalog.ts';
+import { EDITION_PREFIXES, type MessageKey } from '../../../i18n/catalog.ts';
+import { eventQueryUrl } from '../../../domain/events/event-web.ts';
 import { serializeEvent } from '../../../read/event-models.ts';
 import { eventOwnership, EventsService } from '../../../services/events-service.ts';
 import type { EventRow } from '../../../storage/schema.ts';
@@ -164,6 +165,8 @@ export const eventEditorPages: AdminPageModule = (deps) => {
         venues: new URL(req.ctx.urls.nsUrl('/venues')).pathname,
         duplicate: id === undefined || screen.mode === 'duplicate' ? undefined : req.adminUrl('/events/new', { duplicate: id }),
         series: screen.stored?.seriesId === undefined ? undefined : req.adminUrl(`/events/${screen.stored.seriesId}/`),
+        // An unpublished event has no public page but its preview, opened with this session (100 §2).
+        preview: id === undefined || screen.mode !== 'edit' || event?.status === 'publish' ? undefined : `${eventQueryUrl(deps.config.basePath + EDITION_PREFIXES[req.lang], id)}&preview=1`,
       },
     });
     return { status: screen.status ?? 200, body };

@@ -25,7 +25,8 @@ export function termEditorPages(_deps: AppDeps): AdminPage[] {
       titles: { create: 'rec_new_category', edit: 'rec_edit_category' },
       removal: 'delete',
       fields: async (req) => termFields(req.t, await parentChoices(req)),
-      omitWhenEmpty: ['slug', 'description'],
+      // An empty slug keeps the stored one (a term needs one); an empty description clears it.
+      omitWhenEmpty: ['slug'],
     }),
     ...recordEditorPages({
       listPath: '/tags/',
@@ -35,7 +36,8 @@ export function termEditorPages(_deps: AppDeps): AdminPage[] {
       titles: { create: 'rec_new_tag', edit: 'rec_edit_tag' },
       removal: 'delete',
       fields: async (req) => termFields(req.t, null),
-      omitWhenEmpty: ['slug', 'description'],
+      // An empty slug keeps the stored one (a term needs one); an empty description clears it.
+      omitWhenEmpty: ['slug'],
     }),
   ];
 }
