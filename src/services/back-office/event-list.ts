@@ -15,7 +15,7 @@ import type { Database } from '../../storage/schema.ts';
 import { eventOwnership } from '../events-service.ts';
 import { resolveTermFilter } from '../terms-service.ts';
 import { categoryChoices, type CategoryChoice } from './category-choices.ts';
-import { loadSubmissionReviews, submittedOnly, type SubmissionReview } from './submission-review.ts';
+import { loadSubmissionReviews, type SubmissionReview } from './submission-review.ts';
 
 /** 20 rows a page, as the reference's list table (100 §1). */
 export const ADMIN_PER_PAGE = 20;
@@ -136,7 +136,8 @@ export async function loadEventListPage(db: Kysely<Database>, ctx: RenderContext
   const now = ctx.now;
   const nowUtc = formatWall(now);
   const listFilter = await eventListFilter(db, ctx.user, query, siteZone, now);
-  const filter = listFilter !== null && query.submissions ? await submittedOnly(db, listFilter) : listFilter;
+  // `submissions=1` (120 §8.1): the API's list query narrowed to submitted events.
+  const filter = listFilter !== null && query.submissions ? { ...listFilter, submitted: true as const } : listFilter;
   const [listed, counts, categories] = await Promise.all([
     filter === null ? { rows: [], total: 0 } : new EventsRepository(db, nowUtc).list(filter, query.paged, ADMIN_PER_PAGE),
     eventStatusCounts(db, nowUtc, nowBound(now, siteZone), siteZone === 'UTC'),

@@ -3,7 +3,6 @@ import { canModerate, type Principal } from '../../domain/auth/capabilities.ts';
 import { formatWall } from '../../domain/dates/datetime-format.ts';
 import { MailRepository } from '../../storage/repositories/mail-repository.ts';
 import { SubmissionsRepository, type AttemptOutcome } from '../../storage/repositories/submissions-repository.ts';
-import type { EventListFilter } from '../../storage/repositories/events-repository.ts';
 import type { Database } from '../../storage/schema.ts';
 
 /** What moderators see of a submitted event in the list (120 §8.1). */
@@ -19,14 +18,6 @@ export interface SubmissionReview {
   flags: string[];
   /** Undecided: the row offers the decision form. */
   open: boolean;
-}
-
-/**
- * `submissions=1` (120 §8.1): the list's own filter narrowed to submitted events, through the
- * filter's `include` so the list query stays the API's.
- */
-export async function submittedOnly(db: Kysely<Database>, filter: EventListFilter): Promise<EventListFilter> {
-  return { ...filter, include: await new SubmissionsRepository(db).submittedEventIds(filter.statuses) };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface EventListFilter {
   organizerIds?: readonly number[];
   featured?: boolean;
   include?: readonly number[];
+  /** Only events sent through the submission form (the back office's `submissions=1`, 120 §8.1). */
+  submitted?: true;
   postParent?: number;
   /** `hide_from_listings` events too: only single pages reach them (55 §3.3). */
   withHidden?: boolean;
@@ -493,6 +495,7 @@ export class EventsRepository {
     }
     if (filter.featured !== undefined) query = query.where('featured', '=', filter.featured ? 1 : 0);
     if (filter.include !== undefined) query = query.where('id', 'in', nonEmpty(filter.include));
+    if (filter.submitted) query = query.where('id', 'in', (eb) => eb.selectFrom('submissions').select('submissions.event_id'));
     if (filter.postParent !== undefined) query = query.where('post_parent', '=', filter.postParent);
     return query;
   }
@@ -591,7 +594,7 @@ export class EventsRepository {
 function dayWindow(filter: EventListFilter): { from?: string; to?: string; endsAfter?: string; endsBefore?: string } | undefined {
   const { start_date: from, end_date: to, ends_after: endsAfter, ends_before: endsBefore, ...others } = filter.bounds;
   const narrowed =
-    filter.search ?? filter.categoryIds ?? filter.tagIds ?? filter.venueIds ?? filter.organizerIds ?? filter.featured ?? filter.include ?? filter.postParent ?? filter.geo;
+    filter.search ?? filter.categoryIds ?? filter.tagIds ?? filter.venueIds ?? filter.organizerIds ?? filter.featured ?? filter.include ?? filter.submitted ?? filter.postParent ?? filter.geo;
   if (narrowed !== undefined || (filter.modified !== undefined && hasModifiedBound(filter.modified))) return undefined;
   if (Object.values(others).some((bound) => bound !== undefined)) return undefined;
   if ((from !== undefined && !from.endsWith(' 00:00:00')) || (to !== undefined && !to.endsWith(' 23:59:59'))) return undefined;

@@ -108,14 +108,6 @@ export class SubmissionsRepository {
     return new Map(rows.map((row) => [row.event_id, { ...row, member_login: row.member_login ?? null }]));
   }
 
-  /** Ids of submitted events in these statuses (the list's `submissions=1`). */
-  async submittedEventIds(statuses: readonly string[]): Promise<number[]> {
-    if (statuses.length === 0) return [];
-    const rows = await this.db.selectFrom('submissions').innerJoin('events', 'events.id', 'submissions.event_id')
-      .select('submissions.event_id').where('events.status', 'in', statuses).execute();
-    return rows.map((row) => row.event_id);
-  }
-
   /** Undecided submissions whose event has `status`, and how many of them carry a flag (the dashboard). */
   async awaitingReview(status: string): Promise<{ count: number; flagged: number }> {
     const row = await this.db.selectFrom('submissions').innerJoin('events', 'events.id', 'submissions.event_id')
