@@ -97,6 +97,23 @@ export async function send(base: string, method: string, path: string, body: unk
   return response.json();
 }
 
+/** The linked records both benches give their events: venues, organizers, categories and tags made through the API. */
+export interface Linked {
+  venues: number[];
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+}
+
+export async function seedLinked(base: string): Promise<Linked> {
+  const linked: Linked = { venues: [], organizers: [], categories: [], tags: [] };
+  for (let i = 1; i <= 50; i++) linked.venues.push((await send(base, 'POST', '/venues', { venue: `Venue ${i}`, city: `City ${i % 7}`, address: `${i} Main Street` })).id);
+  for (let i = 1; i <= 50; i++) linked.organizers.push((await send(base, 'POST', '/organizers', { organizer: `Organizer ${i}`, email: `o${i}@example.org` })).id);
+  for (let i = 1; i <= 20; i++) linked.categories.push((await send(base, 'POST', '/categories', { name: `Category ${i}` })).id);
+  for (let i = 1; i <= 40; i++) linked.tags.push((await send(base, 'POST', '/tags', { name: `Tag ${i}` })).id);
+  return linked;
+}
+
 /**
  * `amount` authenticated POSTs of `body()` to `url` from `connections` clients, each answer 201:
  * the ids answered and the creates per second. autocannon's client, not fetch: on two shared

@@ -1,6 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildBundle, CONNECTIONS, DURATION, measure, measureAgainstBare, NS, post, ratio, runBench, send, SLICES, startService, workDir } from './harness.ts';
+import { buildBundle, CONNECTIONS, DURATION, type Linked, measure, measureAgainstBare, NS, post, ratio, runBench, seedLinked, send, SLICES, startService, workDir } from './harness.ts';
 
 /**
  * `npm run bench:pages`: the public calendar pages (55) — a whole month, week, list and single
@@ -14,25 +14,6 @@ const PER_DAY = Number(process.env.BENCH_PAGE_PER_DAY ?? 30);
 /** From yesterday: next month's grid, its spill-over weeks included, is always inside. */
 const DAYS = 75;
 const HOUR = 3_600_000;
-
-interface Linked {
-  venue: number[];
-  organizer: number[];
-  categories: number[];
-  tags: number[];
-}
-
-async function seedLinked(base: string): Promise<Linked> {
-  const made: Linked = { venue: [], organizer: [], categories: [], tags: [] };
-  const kinds: Array<[keyof Linked, string, number, (n: number) => object]> = [
-    ['venue', '/venues', 50, (n) => ({ venue: `Venue ${n}`, city: `City ${n % 7}`, address: `${n} Main Street` })],
-    ['organizer', '/organizers', 50, (n) => ({ organizer: `Organizer ${n}`, email: `o${n}@example.org` })],
-    ['categories', '/categories', 20, (n) => ({ name: `Category ${n}` })],
-    ['tags', '/tags', 40, (n) => ({ name: `Tag ${n}` })],
-  ];
-  for (const [key, path, amount, body] of kinds) for (let n = 1; n <= amount; n++) made[key].push((await send(base, 'POST', path, body(n))).id);
-  return made;
-}
 
 /**
  * PER_DAY × DAYS two-hour events on whole hours from half a day ago, spread over the hours as
@@ -50,7 +31,7 @@ async function seedEvents(base: string, linked: Linked): Promise<string> {
     return {
       title: `Bench event ${i}`, status: 'publish', start_date: wall(begins), end_date: wall(begins + 2 * HOUR),
       description: `<p>Event number ${i} with a <strong>short</strong> description.</p>`, cost: i % 3 === 0 ? '0' : `${10 + (i % 20)}$`, featured: i % 10 === 0,
-      venue: of(linked.venue, i, 1), organizer: [of(linked.organizer, i, 3)],
+      venue: of(linked.venues, i, 1), organizer: [of(linked.organizers, i, 3)],
       categories: [...new Set([of(linked.categories, i, 1), of(linked.categories, i, 7)])], tags: [...new Set([of(linked.tags, i, 1), of(linked.tags, i, 11)])],
     };
   });

@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { analyze, copyEvents } from './bulk-copy.ts';
 import { compareWorkers, type WorkerRow } from './workers.ts';
 import {
-  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, rssPartsMb, runBench, send, startService, stop, withPostgresSchema, workDir, type Measure, type Started,
+  AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, rssPartsMb, runBench, seedLinked, send, startService, stop, withPostgresSchema, workDir, type Linked, type Measure, type Started,
 } from './harness.ts';
 
 /**
@@ -35,22 +35,6 @@ const LARGE_CREATES = 2000;
  * with ran warm for most of its 20,000.
  */
 const WARM_CREATES = 1000;
-
-interface Linked {
-  venues: number[];
-  organizers: number[];
-  categories: number[];
-  tags: number[];
-}
-
-async function seedLinked(base: string): Promise<Linked> {
-  const linked: Linked = { venues: [], organizers: [], categories: [], tags: [] };
-  for (let i = 1; i <= 50; i++) linked.venues.push((await send(base, 'POST', '/venues', { venue: `Venue ${i}`, city: `City ${i % 7}`, address: `${i} Main Street` })).id);
-  for (let i = 1; i <= 50; i++) linked.organizers.push((await send(base, 'POST', '/organizers', { organizer: `Organizer ${i}`, email: `o${i}@example.org` })).id);
-  for (let i = 1; i <= 20; i++) linked.categories.push((await send(base, 'POST', '/categories', { name: `Category ${i}` })).id);
-  for (let i = 1; i <= 40; i++) linked.tags.push((await send(base, 'POST', '/tags', { name: `Tag ${i}` })).id);
-  return linked;
-}
 
 const WORDS = ['jazz', 'opera', 'market', 'lecture', 'festival', 'workshop', 'concert', 'tour', 'fair', 'reading'];
 /**
