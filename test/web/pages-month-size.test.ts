@@ -6,6 +6,7 @@ const NOW = new Date('2026-04-10T10:00:00Z');
 const PER_DAY = 30;
 /** June 2026's grid, Monday first: Monday 1 June to Sunday 5 July. */
 const GRID_DAYS = 35;
+const JUNE_DAYS = 30;
 const LIMIT = 200 * 1024;
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -62,9 +63,12 @@ describe('the month page at 30 events a day [sqlite]', () => {
       const iso = `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
       assert.match(res.text, new RegExp(`<a href="/events/${iso}/" aria-label="\\+ 26 more events on [^"]+">\\+ 26 More</a>`), iso);
     }
-    // What the grid lists is described, each once: three a day and each day's midnight-crossing event.
-    const described = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(res.text)![1]) as Array<{ name: string }>;
-    assert.equal(described.length, GRID_DAYS * 3 + GRID_DAYS);
+    // What June's days list is described, each once: three a day and each day's midnight-crossing
+    // event; the July days of the grid are described by July's page.
+    const described = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(res.text)![1]) as Array<{ name: string; startDate: string }>;
+    assert.equal(described.length, JUNE_DAYS * 3 + JUNE_DAYS);
     assert.equal(new Set(described.map((event) => event.name)).size, described.length);
+    assert.ok(described.every((event) => event.startDate.startsWith('2026-06-')), "only June's events");
+    assert.match(res.text, /<a href="\/event\/evening-number-900\/">/, 'the grid still lists July 1');
   });
 });

@@ -192,8 +192,10 @@ function MonthView({ env, model }: { env: PageEnv; model: MonthModel }) {
   const { t } = env;
   const { state } = model;
   const weeks = monthCells(model);
-  // The JSON-LD describes the events the grid lists (55 §7.2); those behind "+ N more" are on their day's page.
-  const described = new Set(weeks.flatMap((week) => week.flatMap((cell) => [...cell.spanning, ...cell.timed.slice(0, model.perDay)])));
+  // The JSON-LD describes the events the month's own days list (55 §4, §7.2): those behind
+  // "+ N more" are described by their day's page, those of the neighbouring months' days by
+  // that month's page, so that a busy month stays light on a phone.
+  const described = new Set(weeks.flatMap((week) => week.flatMap((cell) => (cell.date.startsWith(model.month) ? [...cell.spanning, ...cell.timed.slice(0, model.perDay)] : []))));
   const monthHref = (month: string) => viewHref(env, { ...state, view: 'month', anchor: month, date: undefined });
   const dayHref = (date: string) => viewHref(env, { ...state, view: 'day', anchor: date, date: undefined });
   const hasEvents = model.events.length > 0 || model.dayCounts !== undefined;
