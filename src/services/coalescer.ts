@@ -5,10 +5,15 @@ export interface CoalescerOptions {
   maxItems: number;
   concurrency: number;
   /**
-   * How long a group may wait, since the last submission or the last group's end, for the
-   * sources that group answered to submit again (see `submit`).
+   * How long a group may wait at least, since the last submission or the last group's end, for
+   * the sources that group answered to submit again (see `submit`).
    */
   patienceMs: number;
+  /**
+   * How long it may wait at most: the patience follows how long the sources have been taking to
+   * come back (`patienceMs` up to this), as that depends on the clients and on the machine.
+   */
+  maxPatienceMs: number;
 }
 
 interface Waiting<Item, Result> {
@@ -29,6 +34,12 @@ export class Coalescer<Item, Result> {
   /** Sources a group answered that have not submitted since. */
   private readonly returning = new Set<object>();
   private lastProgress = 0;
+  /** When each source was last answered (weakly: a closed connection never comes back). */
+  private readonly answeredAt = new WeakMap<object, number>();
+  /** How long the latest source to come back since the last group started had been away. */
+  private latestReturn = 0;
+  /** A moving average of `latestReturn` over the last groups (ms). */
+  private typicalReturn = 0;
   private running = 0;
   private scheduled = false;
   private patience: NodeJS.Timeout | undefined;
@@ -41,13 +52,21 @@ export class Coalescer<Item, Result> {
   /**
    * `source` names where the item came from (a client's connection). Clients that send their next
    * item as soon as they are answered would otherwise split into two halves for good, one
-   * submitting while the other's group runs; so the next group waits, up to `patienceMs` without
+   * submitting while the other's group runs; so the next group waits, up to its patience without
    * progress, for the sources the last group answered.
    */
   submit(item: Item, source?: object): Promise<Result> {
     return new Promise((resolve, reject) => {
-      if (source !== undefined) this.returning.delete(source);
-      this.lastProgress = performance.now();
+      const now = performance.now();
+      if (source !== undefined) {
+        this.returning.delete(source);
+        // Measured even when the group did not wait for it, or the patience could never grow. A
+        // source away longer than the longest patience was not coming back at once (a person
+        // typing): it says nothing about how long the others take.
+        const away = now - (this.answeredAt.get(source) ?? -Infinity);
+        if (away <= this.options.maxPatienceMs) this.latestReturn = Math.max(this.latestReturn, away);
+      }
+      this.lastProgress = now;
       this.waiting.push({ item, source, resolve, reject });
       this.scheduleGroups();
     });
@@ -66,10 +85,20 @@ export class Coalescer<Item, Result> {
     });
   }
 
+  /**
+   * How long a group waits, without progress, for the sources the last one answered: half as long
+   * again as they have typically taken to come back, within the options' bounds. Measured, not
+   * fixed: under load on two cores a client took 4–8 ms to send its next create and pass its
+   * validation, and a fixed 3 ms split 16 clients into alternating groups of about 8 again.
+   */
+  private patienceMs(): number {
+    return Math.min(this.options.maxPatienceMs, Math.max(this.options.patienceMs, this.typicalReturn * 1.5));
+  }
+
   /** How much longer the next group waits for the sources the last one answered (0: start now). */
   private patienceLeft(): number {
     if (this.returning.size === 0 || this.waiting.length >= this.options.maxItems) return 0;
-    const left = this.options.patienceMs - (performance.now() - this.lastProgress);
+    const left = this.patienceMs() - (performance.now() - this.lastProgress);
     if (left > 0) return left;
     // They are not coming back soon: go without them.
     this.returning.clear();
@@ -88,6 +117,8 @@ export class Coalescer<Item, Result> {
         return;
       }
       const group = this.waiting.splice(0, this.options.maxItems);
+      if (this.latestReturn > 0) this.typicalReturn = this.typicalReturn === 0 ? this.latestReturn : this.typicalReturn * 0.8 + this.latestReturn * 0.2;
+      this.latestReturn = 0;
       this.running++;
       this.runGroup(group.map((entry) => entry.item))
         .then(
@@ -96,8 +127,12 @@ export class Coalescer<Item, Result> {
         )
         .finally(() => {
           this.running--;
-          for (const { source } of group) if (source !== undefined) this.returning.add(source);
           this.lastProgress = performance.now();
+          for (const { source } of group) {
+            if (source === undefined) continue;
+            this.returning.add(source);
+            this.answeredAt.set(source, this.lastProgress);
+          }
           this.scheduleGroups();
         });
     }

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Coalescer, type Settled } from '../../../src/services/coalescer.ts';
 
 /** A coalescer whose groups take `groupMs` and are recorded as the items they held. */
-function recording(patienceMs: number, groupMs = 5) {
+function recording(patienceMs: number, groupMs = 5, maxPatienceMs = patienceMs) {
   const groups: string[][] = [];
   const coalescer = new Coalescer<string, string>(
     async (items) => {
@@ -12,7 +12,7 @@ function recording(patienceMs: number, groupMs = 5) {
       await sleep(groupMs);
       return items.map((item): Settled<string> => ({ ok: true, value: item.toUpperCase() }));
     },
-    { maxItems: 64, concurrency: 1, patienceMs },
+    { maxItems: 64, concurrency: 1, patienceMs, maxPatienceMs },
   );
   return { coalescer, groups };
 }
@@ -47,6 +47,41 @@ describe('coalescer', () => {
     const waited = performance.now() - began;
     assert.deepEqual(groups, [['a', 'b'], ['c']]);
     assert.ok(waited >= 25 && waited < 1000, `waited ${waited} ms`);
+  });
+
+  test('the patience grows to how long the sources take to come back, within its bounds', async () => {
+    // At least 5 ms, at most 80: `two` comes back 25 ms after each answer, `one` at once.
+    const { coalescer, groups } = recording(5, 5, 80);
+    const one = {};
+    const two = {};
+    const round = (n: number) => Promise.all([
+      coalescer.submit(`one ${n}`, one),
+      (async () => {
+        if (n > 0) await sleep(25);
+        return coalescer.submit(`two ${n}`, two);
+      })(),
+    ]);
+    for (let n = 0; n < 12; n++) await round(n);
+    // The first rounds split (5 ms is too short for `two`); once measured, they stay together.
+    assert.ok(groups.slice(0, 4).some((group) => group.length === 1), JSON.stringify(groups));
+    assert.deepEqual(groups.slice(-3).map((group) => group.length), [2, 2, 2], JSON.stringify(groups));
+  });
+
+  test('a source away longer than the longest patience does not lengthen it', async () => {
+    const { coalescer, groups } = recording(5, 5, 30);
+    const one = {};
+    const two = {};
+    for (let n = 0; n < 4; n++) {
+      await Promise.all([coalescer.submit(`one ${n}`, one), coalescer.submit(`two ${n}`, two)]);
+      await sleep(60);
+    }
+    // Now `one` comes back at once and `two` does not: the group goes after the shortest patience
+    // (5 ms, and 5 ms of work), not the longest (30).
+    const began = performance.now();
+    assert.equal(await coalescer.submit('one again', one), 'ONE AGAIN');
+    const took = performance.now() - began;
+    assert.ok(took >= 9 && took < 25, `took ${took} ms`);
+    assert.deepEqual(groups.at(-1), ['one again']);
   });
 
   test('items without a source never wait for anyone', async () => {

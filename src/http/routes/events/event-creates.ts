@@ -13,13 +13,17 @@ export interface CreatedEvent {
 /** Requests written in one transaction: more would only make the first of them wait longer. */
 const MAX_GROUP = 64;
 /**
- * How long, without a new create or a group's end, the next group waits for the connections the
- * last one answered: long enough for a client on the same network to send its next create and for
- * that create to pass its validation (on PostgreSQL a query or two: with 1 ms, 16 clients split
- * into alternating groups of 8 there, as if nobody waited), short enough that a client which has
- * stopped costs the others no more than that.
+ * How long, without a new create or a group's end, the next group waits at least for the
+ * connections the last one answered: long enough for a client on the same network to send its
+ * next create and for that create to pass its validation (on PostgreSQL a query or two: with 1 ms,
+ * 16 clients split into alternating groups of 8 there, as if nobody waited).
  */
 const PATIENCE_MS = 3;
+/**
+ * And at most, however slowly the clients have been coming back: what a client which has stopped
+ * costs the others once.
+ */
+const MAX_PATIENCE_MS = 12;
 
 /**
  * Event creates, coalesced: requests arriving while a group is being written form the next group,
@@ -30,7 +34,7 @@ const PATIENCE_MS = 3;
 export function eventCreates(events: EventsService): (request: CreateRequest & { ctx: RestContext }) => Promise<CreatedEvent> {
   const coalescer = new Coalescer<CreateRequest, CreatedEvent>(
     (requests) => events.createMany(requests, renderCreated),
-    { maxItems: MAX_GROUP, concurrency: 1, patienceMs: PATIENCE_MS },
+    { maxItems: MAX_GROUP, concurrency: 1, patienceMs: PATIENCE_MS, maxPatienceMs: MAX_PATIENCE_MS },
   );
   return (request) => coalescer.submit(request, request.ctx.client);
 }
