@@ -3,7 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { analyze, copyEvents } from './bulk-copy.ts';
-import { compareWorkers, type WorkerRow } from './workers.ts';
+import { compareWorkers, type CreateCost, type WorkerRow } from './workers.ts';
 import {
   AUTH, buildBundle, combined, CONNECTIONS, DURATION, inTurns, measure, measureAgainstBare, NS, post, postgresUrl, ratio, rssMb, rssPartsMb, runBench, seedLinked, send, startService, stop, withPostgresSchema, workDir, type Linked, type Measure, type Started,
 } from './harness.ts';
@@ -13,8 +13,8 @@ import {
  * a server, starts the service (the `npm start` bundle) on a fresh database, seeds it through the
  * public API (creates/s with 16 clients), measures every read route against a bare node:http
  * server returning the same bytes, reads while two clients update events continuously, the first
- * read after a write (uncached), creates again at that size and cached reads with one and two
- * workers (CALENDAR_WORKERS, `bench/workers.ts`), then grows the data to 200,000
+ * read after a write (uncached), cached reads and creates at that size with one and two workers
+ * (CALENDAR_WORKERS, `bench/workers.ts`; the creates with where their CPU went), then grows the data to 200,000
  * events (rows copied straight into the tables) and measures the lists, the first reads and
  * creates again. Prints one table for both databases and writes bench/results/<dialect>.json.
  */
@@ -200,6 +200,8 @@ interface Figures {
   rssPartsMb: { anon: number; file: number };
   /** Cached reads at EVENTS events with one worker and with two (CALENDAR_WORKERS). */
   workers: WorkerRow[];
+  /** Creates at EVENTS with one worker and with two: rate, and CPU per create of the service, the database server and the load generator. */
+  createCosts: CreateCost[];
   startupMs: { empty: number; seeded: number };
 }
 
@@ -223,8 +225,13 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const uncachedMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
   const kept = await firstReads(service.base, paths[0][1], firstEvent.id, described);
-  const sizedCreates = await seedEvents(service.base, linked, EVENTS, EVENTS + LARGE_CREATES);
-  const workers = await compareWorkers(databaseUrl, service, [paths[0], paths[2]]);
+  let nextIndex = EVENTS;
+  const creating = async (base: string) => {
+    const from = nextIndex;
+    nextIndex += LARGE_CREATES;
+    return (await seedEvents(base, linked, from, nextIndex)).rate;
+  };
+  const workers = await compareWorkers(databaseUrl, service, [paths[0], paths[2]], LARGE_CREATES, creating);
   await stop(service.child);
 
   // The growth rows are copied in SQL (seeding 200,000 events through the API would take long).
@@ -236,7 +243,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   const uncachedLargeMs: Record<string, number> = {};
   for (const [name, path] of paths.slice(0, 3)) uncachedLargeMs[name] = await firstReads(service.base, path, firstEvent.id, emptying(linked.categories[0]));
   const keptLarge = await firstReads(service.base, paths[0][1], firstEvent.id, described);
-  const grown = EVENTS + LARGE_CREATES;
+  const grown = nextIndex;
   await seedEvents(service.base, linked, grown, grown + WARM_CREATES);
   const largeCreates = await seedEvents(service.base, linked, grown + WARM_CREATES, grown + WARM_CREATES + LARGE_CREATES);
   const rssLarge = rssMb(service.child.pid!);
@@ -244,7 +251,7 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
   return {
     dialect,
     seedCreatesPerSecond: Math.round(seedRate),
-    sizedCreatesPerSecond: Math.round(sizedCreates.rate),
+    sizedCreatesPerSecond: workers.creates[0].perSecond,
     largeCreatesPerSecond: Math.round(largeCreates.rate),
     small,
     mixed: mixedRun,
@@ -254,7 +261,8 @@ async function benchDatabase(dialect: string, databaseUrl: string): Promise<Figu
     uncachedLargeMs,
     rssMb: { afterSeed: rssAfterSeed, afterLoad: rssAfterLoad, large: rssLarge },
     rssPartsMb: rssParts,
-    workers,
+    workers: workers.reads,
+    createCosts: workers.creates,
     startupMs: { empty: Math.round(coldStartMs), seeded: Math.round(seededStartMs) },
   };
 }
@@ -288,6 +296,9 @@ function printTable(all: Figures[]): void {
       return `${one.measure.requestsPerSecond} / ${two.measure.requestsPerSecond}, ${one.serviceCpuPer10k} / ${two.serviceCpuPer10k} s (${one.loaderCpuPer10k} / ${two.loaderCpuPer10k} s)`;
     });
   }
+  row(`creates at ${EVENTS}, 1 / 2 workers: creates/s; CPU ms per create: service, database server, load generator; cores busy`, (f) => f.createCosts
+    .map((c) => `${c.perSecond}/s; ${c.serviceMs}, ${f.dialect === 'sqlite' ? 'in process' : c.databaseMs}, ${c.loaderMs}; ${c.coresBusy}`)
+    .join(' / '));
   row('RSS MB after seeding / after load / at growth', (f) => `${f.rssMb.afterSeed} / ${f.rssMb.afterLoad} / ${f.rssMb.large}`);
   row('RSS MB after load: anonymous (heaps, SQLite cache) / mapped files (node, libraries)', (f) => `${f.rssPartsMb.anon} / ${f.rssPartsMb.file}`);
   row('start-up ms empty / seeded', (f) => `${f.startupMs.empty} / ${f.startupMs.seeded}`);

@@ -23,7 +23,7 @@ function statFields(pid: string): string[] | undefined {
 }
 
 /** User + system CPU seconds of `root` and every process below it (the cluster's workers). */
-function treeCpuSeconds(root: number): number {
+export function treeCpuSeconds(root: number): number {
   const parents = new Map<string, string>();
   const ticks = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
@@ -46,6 +46,60 @@ function treeCpuSeconds(root: number): number {
   let total = 0;
   for (const pid of inTree) total += ticks.get(pid) ?? 0;
   return total / TICKS_PER_SECOND;
+}
+
+/**
+ * User + system CPU seconds of the PostgreSQL server processes serving `databaseUrl`'s database
+ * (their title is "postgres: USER DATABASE …"); 0 for SQLite, which runs inside the service.
+ */
+export function databaseServerCpuSeconds(databaseUrl: string): number {
+  if (!databaseUrl.startsWith('postgres')) return 0;
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let title: string;
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!title.startsWith('postgres: ') || title.split(' ')[2] !== database) continue;
+    const fields = statFields(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** Creates on one service: their rate and where their CPU went, per create. */
+export interface CreateCost {
+  workers: number;
+  perSecond: number;
+  serviceMs: number;
+  databaseMs: number;
+  loaderMs: number;
+  /** CPU of the three together over the wall time: how many of the machine's cores were busy. */
+  coresBusy: number;
+}
+
+/** `create` (creates through `service`, `count` of them) with the CPU of the service, its database server and this process. */
+export async function createCost(service: Started, workers: number, databaseUrl: string, count: number, create: (base: string) => Promise<number>): Promise<CreateCost> {
+  const before = { service: treeCpuSeconds(service.child.pid!), database: databaseServerCpuSeconds(databaseUrl), loader: process.cpuUsage(), wall: performance.now() };
+  const perSecond = await create(service.base);
+  const loader = process.cpuUsage(before.loader);
+  const spent = {
+    service: treeCpuSeconds(service.child.pid!) - before.service,
+    database: databaseServerCpuSeconds(databaseUrl) - before.database,
+    loader: (loader.user + loader.system) / 1e6,
+  };
+  const perCreate = (seconds: number) => Math.round((seconds / count) * 1e5) / 100;
+  return {
+    workers,
+    perSecond: Math.round(perSecond),
+    serviceMs: perCreate(spent.service),
+    databaseMs: perCreate(spent.database),
+    loaderMs: perCreate(spent.loader),
+    coresBusy: Math.round(((spent.service + spent.database + spent.loader) / ((performance.now() - before.wall) / 1000)) * 100) / 100,
+  };
 }
 
 interface Slice extends Measure {
@@ -91,9 +145,15 @@ function row(route: string, workers: number, slices: Slice[]): WorkerRow {
 /**
  * `routes` read from `single` (a service started with one worker, the default) and from a service
  * with two workers started on the same database for the comparison: per route, the one-worker row
- * then the two-worker row.
+ * then the two-worker row. Then `count` creates through each (`create`), one after the other.
  */
-export async function compareWorkers(databaseUrl: string, single: Started, routes: ReadonlyArray<readonly [string, string]>): Promise<WorkerRow[]> {
+export async function compareWorkers(
+  databaseUrl: string,
+  single: Started,
+  routes: ReadonlyArray<readonly [string, string]>,
+  count: number,
+  create: (base: string) => Promise<number>,
+): Promise<{ reads: WorkerRow[]; creates: CreateCost[] }> {
   const double = await startService(databaseUrl, { CALENDAR_WORKERS: '2' });
   try {
     const rows: WorkerRow[] = [];
@@ -103,7 +163,8 @@ export async function compareWorkers(databaseUrl: string, single: Started, route
       const [one, two] = await inTurns((seconds) => slice(single, `${single.base}${path}`, seconds), (seconds) => slice(double, `${double.base}${path}`, seconds));
       rows.push(row(route, 1, one), row(route, 2, two));
     }
-    return rows;
+    const creates = [await createCost(single, 1, databaseUrl, count, create), await createCost(double, 2, databaseUrl, count, create)];
+    return { reads: rows, creates };
   } finally {
     await stop(double.child);
   }
