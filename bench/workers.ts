@@ -49,8 +49,10 @@ export function treeCpuSeconds(root: number): number {
 }
 
 /**
- * User + system CPU seconds of the PostgreSQL server processes serving `databaseUrl`'s database
- * (their title is "postgres: USER DATABASE …"); 0 for SQLite, which runs inside the service.
+ * User + system CPU seconds of the PostgreSQL server's processes that work for `databaseUrl`'s
+ * database: its backends (titled "postgres: [CLUSTER: ]USER DATABASE HOST(PORT) …") and the
+ * server's own (WAL writer, checkpointer, …), which other databases share — the bench runs alone.
+ * 0 for SQLite, which runs inside the service.
  */
 export function databaseServerCpuSeconds(databaseUrl: string): number {
   if (!databaseUrl.startsWith('postgres')) return 0;
@@ -63,7 +65,9 @@ export function databaseServerCpuSeconds(databaseUrl: string): number {
     } catch {
       continue;
     }
-    if (!title.startsWith('postgres: ') || title.split(' ')[2] !== database) continue;
+    if (!title.startsWith('postgres: ')) continue;
+    const backend = /^postgres: (?:\S+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
+    if (backend !== null && backend[1] !== database) continue;
     const fields = statFields(pid);
     if (fields) ticks += Number(fields[11]) + Number(fields[12]);
   }
