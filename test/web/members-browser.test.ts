@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { EDITION_PREFIXES } from '../../src/i18n/catalog.ts';
 import { axeViolationLines, browserSkip, launchChromium, SCREENSHOTS } from '../helpers/browser.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createSigninUser, signInOverHttp, startAdminApp } from '../admin/helpers.ts';
@@ -14,7 +15,7 @@ function nextMonth(): string {
 
 /**
  * Members' own submissions in headless Chromium (120 §9, §12): the list and the edit page pass
- * axe-core with JavaScript off and on, in English and Danish, at 1280 and 320 px without sideways
+ * axe-core with JavaScript off and on, in every edition (en, da, it, es), at 1280 and 320 px without sideways
  * scrolling; a save through the browser lands back on the list. One app on SQLite (the HTTP suite
  * covers both databases).
  */
@@ -58,15 +59,16 @@ describe('members\' own submissions in a browser', { skip: browserSkip }, () => 
 
   const overflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
-  test('axe-core: list and edit pages, scripts off and on, English and Danish, 1280 and 320 px without sideways scroll', async () => {
+  test('axe-core: list and edit pages, scripts off and on, every edition, 1280 and 320 px without sideways scroll', async () => {
     for (const scripts of [false, true]) {
-      for (const edition of ['', '/da']) {
+      for (const [lang, edition] of Object.entries(EDITION_PREFIXES)) {
         for (const width of [1280, 320]) {
           const { page, close } = await open(scripts, width);
           for (const path of ['/events/community/list/', `/events/community/edit/${eventId}/`]) {
             const what = `${edition || 'en'}${path} scripts ${scripts} ${width}px`;
             const answer = await page.goto(`${origin}${edition}${path}`);
             assert.equal(answer?.status(), 200, what);
+            assert.equal(await page.getAttribute('html', 'lang'), lang, what);
             assert.deepEqual(await axeViolationLines(page, !scripts), [], what);
             assert.equal(await overflow(page), 0, `no sideways scroll: ${what}`);
           }

@@ -29,10 +29,10 @@ const PICKER_PAGE = 50;
 const TIME_ZONES = [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])];
 
 /**
- * API parameter → form field (100 §8.5). `venue` and `organizer` land on the inline creation
- * fields when those were used.
+ * API parameter → form field (100 §8.5); a parameter absent here lands on the field of its own
+ * name. `venue` and `organizer` land on the inline creation fields when those were used.
  */
-function fieldMap(values: EventFormValues): Record<string, string> {
+export function eventFieldMap(values: EventFormValues): Record<string, string> {
   return {
     venue: values.venue === 'new' ? 'venue_new[venue]' : 'venue',
     organizer: values.organizer_new.organizer.trim() !== '' ? 'organizer_new[organizer]' : 'organizer',
@@ -188,7 +188,7 @@ export const eventEditorPages: AdminPageModule = (deps) => {
 
   /** A 422 page with the API's reasons on their fields (100 §8.5), every value kept. */
   const refused = (req: AdminRequest, screen: Screen, outcome: Extract<ApiOutcome, { ok: false }>): Promise<AdminAnswer> => {
-    const { errors, unplaced } = apiErrorsToFields(outcome, fieldMap(screen.values));
+    const { errors, unplaced } = apiErrorsToFields(outcome, eventFieldMap(screen.values));
     return withCode(page(req, { ...screen, errors, unplaced, status: 422 }), outcome.code);
   };
 
