@@ -111,6 +111,14 @@ export class UsersService {
     return toUser(record);
   }
 
+  /**
+   * Whether `id` is a built-in user (120 §7), for pages that offer no action the services would
+   * refuse it with `rest_user_builtin`: the one rule of BuiltInUsers.
+   */
+  isBuiltIn(id: number): Promise<boolean> {
+    return this.builtIn.has(id);
+  }
+
   async findByLogin(login: string): Promise<User | undefined> {
     const record = await this.users.findByLogin(login);
     return record ? toUser(record) : undefined;
