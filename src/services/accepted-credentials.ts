@@ -10,21 +10,21 @@ const MAX_ENTRIES = 1000;
  * (`CacheEpochs.credentials`) and until this process changes them itself (`forget`). Refusals are
  * never remembered: a user or password created a moment later must work at once.
  */
-export class AcceptedCredentials {
-  private readonly accepted = new Map<string, { user: User; version: number }>();
+export class AcceptedCredentials<Accepted extends { user: User }> {
+  private readonly accepted = new Map<string, { accepted: Accepted; version: number }>();
 
   constructor(private readonly epochs: Pick<CacheEpochs, 'credentials'>) {}
 
-  /** The user `key` was accepted for, or `lookup`'s verdict (remembered when it accepts). */
-  async check<Outcome extends { user: User } | { error: string }>(key: string, lookup: () => Promise<Outcome>): Promise<Outcome | { user: User }> {
+  /** What `key` was accepted with, or `lookup`'s verdict (remembered when it accepts). */
+  async check<Refused extends { error: string }>(key: string, lookup: () => Promise<Accepted | Refused>): Promise<Accepted | Refused> {
     // Read before the lookup: a change committed during it moves the version the entry is kept under.
     const version = this.epochs.credentials();
     const entry = this.accepted.get(key);
-    if (entry !== undefined && entry.version === version) return { user: entry.user };
+    if (entry !== undefined && entry.version === version) return entry.accepted;
     const outcome = await lookup();
     if (version !== null && 'user' in outcome) {
       if (this.accepted.size >= MAX_ENTRIES) this.accepted.clear();
-      this.accepted.set(key, { user: Object.freeze(outcome.user), version });
+      this.accepted.set(key, { accepted: Object.freeze({ ...outcome, user: Object.freeze(outcome.user) }), version });
     }
     return outcome;
   }

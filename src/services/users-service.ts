@@ -7,6 +7,7 @@ import type { Storage } from '../storage/database.ts';
 import { SettingsRepository } from '../storage/repositories/settings-repository.ts';
 import { UsersRepository, type AppPasswordRecord } from '../storage/repositories/users-repository.ts';
 import { AcceptedCredentials } from './accepted-credentials.ts';
+import { AppPasswordUses } from './app-password-uses.ts';
 import { BuiltInUsers } from './built-in-users.ts';
 import { generateAppPassword, generateHashKey, hashAppPassword, sameHash } from './app-passwords.ts';
 
@@ -29,7 +30,9 @@ export interface AppPasswordInfo {
   last_used: string | null;
 }
 
-export type AuthOutcome = { user: User } | { error: 'invalid_username' | 'incorrect_password' };
+/** An accepted credential names the application password it matched, whose use is then recorded (`recordUse`). */
+export type AuthOutcome = Accepted | { error: 'invalid_username' | 'incorrect_password' };
+type Accepted = { user: User; passwordId: number };
 
 function utcNow(clock: Clock): string {
   return clock().toISOString().slice(0, 19).replace('T', ' ');
@@ -58,7 +61,8 @@ export class UsersService {
   private readonly users: UsersRepository;
   private readonly settings: SettingsRepository;
   private hashKey: Promise<string> | undefined;
-  private readonly accepted: AcceptedCredentials;
+  private readonly accepted: AcceptedCredentials<Accepted>;
+  private readonly uses: AppPasswordUses;
   private readonly builtIn: BuiltInUsers;
 
   constructor(storage: Storage, private readonly clock: Clock) {
@@ -66,6 +70,7 @@ export class UsersService {
     this.builtIn = new BuiltInUsers(storage.db);
     this.settings = new SettingsRepository(storage.db);
     this.accepted = new AcceptedCredentials(storage.epochs);
+    this.uses = new AppPasswordUses(this.users, clock);
   }
 
   private key(): Promise<string> {
@@ -109,6 +114,14 @@ export class UsersService {
     const record = await this.users.findById(id);
     if (!record) throw new RestError(404, 'rest_user_invalid_id');
     return toUser(record);
+  }
+
+  /**
+   * Whether `id` is a built-in user (120 §7), for pages that offer no action the services would
+   * refuse it with `rest_user_builtin`: the one rule of BuiltInUsers.
+   */
+  isBuiltIn(id: number): Promise<boolean> {
+    return this.builtIn.has(id);
   }
 
   async findByLogin(login: string): Promise<User | undefined> {
@@ -193,17 +206,30 @@ export class UsersService {
     return this.accepted.check(`basic ${login} ${hash}`, async (): Promise<AuthOutcome> => {
       const found = await this.users.findByLoginWithPasswordHashes(login);
       if (!found) return { error: 'invalid_username' };
-      const { record, hashes } = found;
-      return hashes.some((stored) => sameHash(stored, hash)) ? { user: toUser(record) } : { error: 'incorrect_password' };
+      const password = found.passwords.find((stored) => sameHash(stored.hash, hash));
+      if (password === undefined) return { error: 'incorrect_password' };
+      this.uses.seen(password);
+      return { user: toUser(found.record), passwordId: password.id };
     });
   }
 
   async authenticateBearer(secret: string): Promise<AuthOutcome> {
     const hash = hashAppPassword(await this.key(), secret);
     return this.accepted.check(`bearer ${hash}`, async (): Promise<AuthOutcome> => {
-      const record = await this.users.findByPasswordHash(hash);
-      return record ? { user: toUser(record) } : { error: 'incorrect_password' };
+      const found = await this.users.findByPasswordHash(hash);
+      if (!found) return { error: 'incorrect_password' };
+      this.uses.seen(found.password);
+      return { user: toUser(found.record), passwordId: found.password.id };
     });
+  }
+
+  /**
+   * Records an accepted credential's use as its password's `last_used` (100 §10), at most once a
+   * minute per password, whether the credential was looked up or remembered. Call it outside any
+   * transaction; it rejects when the write fails, which should cost the request nothing.
+   */
+  recordUse(accepted: Accepted): Promise<void> {
+    return this.uses.used(accepted.passwordId);
   }
 
   /**

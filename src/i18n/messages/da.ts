@@ -3,6 +3,7 @@ import { moderationListMessagesDa } from './moderation-list/da.ts';
 import { submissionsDa } from './submissions/da.ts';
 import { membersDa } from './members/da.ts';
 import { subopsDa } from './subops/da.ts';
+import { usersDa } from './users/da.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesDa } from './map/da.ts';
 import { adminMessagesDa } from './admin/da.ts';
@@ -289,6 +290,7 @@ export const da: Catalogue = {
   ...submissionsDa,
   ...membersDa,
   ...subopsDa,
+  ...usersDa,
   ...adminMessagesDa,
   ...adminEditorMessagesDa,
   ...adminListsMessagesDa,

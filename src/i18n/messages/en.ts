@@ -2,6 +2,7 @@ import { mapMessagesEn } from './map/en.ts';
 import { submissionsEn } from './submissions/en.ts';
 import { membersEn } from './members/en.ts';
 import { subopsEn } from './subops/en.ts';
+import { usersEn } from './users/en.ts';
 import { adminMessagesEn } from './admin/en.ts';
 import { adminEditorMessagesEn } from './admin-editor/en.ts';
 
@@ -298,6 +299,7 @@ export const en = {
   ...submissionsEn,
   ...membersEn,
   ...subopsEn,
+  ...usersEn,
   ...adminMessagesEn,
   ...adminEditorMessagesEn,
   ...adminListsMessagesEn,

@@ -3,6 +3,7 @@ import { moderationListMessagesEs } from './moderation-list/es.ts';
 import { submissionsEs } from './submissions/es.ts';
 import { membersEs } from './members/es.ts';
 import { subopsEs } from './subops/es.ts';
+import { usersEs } from './users/es.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesEs } from './map/es.ts';
 import { adminMessagesEs } from './admin/es.ts';
@@ -289,6 +290,7 @@ export const es: Catalogue = {
   ...submissionsEs,
   ...membersEs,
   ...subopsEs,
+  ...usersEs,
   ...adminMessagesEs,
   ...adminEditorMessagesEs,
   ...adminListsMessagesEs,

@@ -3,6 +3,7 @@ import { moderationListMessagesIt } from './moderation-list/it.ts';
 import { submissionsIt } from './submissions/it.ts';
 import { membersIt } from './members/it.ts';
 import { subopsIt } from './subops/it.ts';
+import { usersIt } from './users/it.ts';
 import type { Catalogue } from './en.ts';
 import { mapMessagesIt } from './map/it.ts';
 import { adminMessagesIt } from './admin/it.ts';
@@ -289,6 +290,7 @@ export const it: Catalogue = {
   ...submissionsIt,
   ...membersIt,
   ...subopsIt,
+  ...usersIt,
   ...adminMessagesIt,
   ...adminEditorMessagesIt,
   ...adminListsMessagesIt,

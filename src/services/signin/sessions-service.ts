@@ -17,7 +17,8 @@ export function utcText(instant: Date): string {
   return instant.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-function instantOf(text: string): number {
+/** The instant of a stored `YYYY-MM-DD HH:MM:SS` UTC text, in milliseconds. */
+export function instantOf(text: string): number {
   return Date.parse(`${text.replace(' ', 'T')}Z`);
 }
 

@@ -18,6 +18,12 @@ export interface AppPasswordRecord {
   last_used_utc: string | null;
 }
 
+/** An application password's id and last recorded use, as authentication reads them. */
+export interface PasswordUse {
+  id: number;
+  last_used_utc: string | null;
+}
+
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -86,27 +92,46 @@ export class UsersRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** The user owning an application password, by its keyed hash. */
-  findByPasswordHash(hash: string): Promise<UserRecord | undefined> {
-    return this.db
+  /** The user owning an application password, by its keyed hash, with that password's id and last use. */
+  async findByPasswordHash(hash: string): Promise<{ record: UserRecord; password: PasswordUse } | undefined> {
+    const row = await this.db
       .selectFrom('app_passwords')
       .innerJoin('users', 'users.id', 'app_passwords.user_id')
-      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc'])
+      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc', 'app_passwords.id as password_id', 'app_passwords.last_used_utc'])
       .where('app_passwords.hash', '=', hash)
       .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const { password_id: id, last_used_utc, ...record } = row;
+    return { record, password: { id, last_used_utc } };
   }
 
-  /** The user of a login with the hashes of its application passwords, in one query (every Basic-authenticated request asks). */
-  async findByLoginWithPasswordHashes(login: string): Promise<{ record: UserRecord; hashes: string[] } | undefined> {
+  /**
+   * The user of a login with its application passwords' hashes, ids and last uses, in one query
+   * (every Basic-authenticated request that is not remembered asks).
+   */
+  async findByLoginWithPasswordHashes(login: string): Promise<{ record: UserRecord; passwords: (PasswordUse & { hash: string })[] } | undefined> {
     const rows = await this.db
       .selectFrom('users')
       .leftJoin('app_passwords', 'app_passwords.user_id', 'users.id')
-      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc', 'app_passwords.hash'])
+      .select(['users.id', 'users.login', 'users.email', 'users.role', 'users.created_utc', 'app_passwords.id as password_id', 'app_passwords.hash', 'app_passwords.last_used_utc'])
       .where('users.login', '=', login)
       .execute();
     if (rows.length === 0) return undefined;
-    const { hash: _hash, ...record } = rows[0];
-    return { record, hashes: rows.flatMap((row) => (row.hash === null ? [] : [row.hash])) };
+    const { password_id: _id, hash: _hash, last_used_utc: _used, ...record } = rows[0];
+    return { record, passwords: rows.flatMap((row) => (row.password_id === null || row.hash === null ? [] : [{ id: row.password_id, hash: row.hash, last_used_utc: row.last_used_utc }])) };
+  }
+
+  /**
+   * Records a use of an application password at `nowUtc` unless its last recorded use is later
+   * than `dueBeforeUtc`: another process's recent record (or a clock set back) stays as it is.
+   */
+  async recordPasswordUse(id: number, nowUtc: string, dueBeforeUtc: string): Promise<void> {
+    await this.db
+      .updateTable('app_passwords')
+      .set({ last_used_utc: nowUtc })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_utc', 'is', null), eb('last_used_utc', '<=', dueBeforeUtc)]))
+      .execute();
   }
 
   async delete(id: number): Promise<boolean> {

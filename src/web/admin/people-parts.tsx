@@ -47,8 +47,11 @@ export interface AppPasswordRow {
   last_used: string | null;
 }
 
-/** The application passwords of a user (names and dates), each with its revoke button, and a form for a new one. */
-export function AppPasswords({ view, action, passwords }: { view: AdminView; action: string; passwords: AppPasswordRow[] }) {
+/**
+ * The application passwords of a user (names and dates), each with its revoke button, and a form
+ * for a new one unless `offerNew` is false (a built-in user gets none).
+ */
+export function AppPasswords({ view, action, passwords, offerNew = true }: { view: AdminView; action: string; passwords: AppPasswordRow[]; offerNew?: boolean }) {
   return (
     <section aria-labelledby="app-passwords">
       <h2 id="app-passwords">{view.t('rec_app_passwords')}</h2>
@@ -60,7 +63,7 @@ export function AppPasswords({ view, action, passwords }: { view: AdminView; act
             <tr>
               <td>{password.name || view.t('rec_unnamed')}</td>
               <td><When value={password.created} /></td>
-              <td><When value={password.last_used} /></td>
+              <td>{password.last_used === null ? view.t('users_never_used') : <When value={password.last_used} />}</td>
               <td>
                 <ActionButton view={view} action={action} name="revoke_app_password" label={view.t('rec_revoke')} fields={{ app_password_id: String(password.id) }} />
               </td>
@@ -68,16 +71,18 @@ export function AppPasswords({ view, action, passwords }: { view: AdminView; act
           ))}
         </RegionTable>
       )}
-      <form method="post" action={action} class="inline-form">
-        <CsrfField token={view.csrfToken} />
-        <p class="field">
-          <label for="field-app_password_name">{view.t('rec_app_password_name')}</label>
-          <input id="field-app_password_name" name="app_password_name" type="text" maxLength={100} autocomplete="off" />
-        </p>
-        <button type="submit" name="action" value="new_app_password" class="button">
-          {view.t('rec_new_app_password')}
-        </button>
-      </form>
+      {offerNew && (
+        <form method="post" action={action} class="inline-form">
+          <CsrfField token={view.csrfToken} />
+          <p class="field">
+            <label for="field-app_password_name">{view.t('rec_app_password_name')}</label>
+            <input id="field-app_password_name" name="app_password_name" type="text" maxLength={100} autocomplete="off" />
+          </p>
+          <button type="submit" name="action" value="new_app_password" class="button">
+            {view.t('rec_new_app_password')}
+          </button>
+        </form>
+      )}
     </section>
   );
 }

@@ -14,6 +14,8 @@ export interface UserRow {
   last_sign_in: string | null;
   sessions: number;
   application_passwords: number;
+  /** A built-in user (120 §7): marked in the table; its page offers no action the services refuse it. */
+  built_in: boolean;
 }
 
 function roleOptions(view: AdminView) {
@@ -34,6 +36,7 @@ export function UsersTable({ view, users }: { view: AdminView; users: UserRow[] 
           <tr>
             <th scope="row">
               <a href={view.adminUrl(`/users/${user.id}/`)}>{user.login}</a>
+              {user.built_in && <> {view.t('users_built_in_marker')}</>}
             </th>
             <td>{user.email || '—'}</td>
             <td>{view.t(`rec_role_${user.role}` as MessageKey)}</td>
@@ -86,41 +89,63 @@ export interface UserPageProps {
   unplaced: string[];
   passwords: AppPasswordRow[];
   sessions: SessionRow[];
+  /** A built-in user (120 §7): no save, sign-in reset, new application password or deletion, which the services refuse it. */
+  builtIn: boolean;
 }
 
-/** `/admin/users/{id}/`: role and e-mail, sign-in reset, sessions, application passwords, deletion. */
+/**
+ * `/admin/users/{id}/`: role and e-mail, sign-in reset, sessions, application passwords, deletion.
+ * A built-in user's page says why it offers none of the actions that change the user or let
+ * anyone sign in as it; ending sessions and revoking passwords stay (the services allow them).
+ */
 export function UserPage(props: UserPageProps) {
-  const { view, user } = props;
+  const { view, user, builtIn } = props;
   const action = view.adminUrl(`/users/${user.id}/`);
   return (
     <>
       <ErrorSummary errors={props.errors} unplaced={props.unplaced} t={view.t} />
-      <form method="post" action={action} novalidate>
-        <CsrfField token={view.csrfToken} />
-        <TextField name="email" label={view.t('rec_field_email')} value={props.values.email} type="email" errors={props.errors} autocomplete="off" />
-        <Select name="role" label={view.t('rec_field_role')} value={props.values.role} options={roleOptions(view)} errors={props.errors} />
-        <button type="submit" name="action" value="save" class="button">
-          {view.t('rec_update')}
-        </button>
-      </form>
-      <section aria-labelledby="signin">
-        <h2 id="signin">{view.t('rec_signin_heading')}</h2>
-        <p>{view.t('rec_reset_signin_hint')}</p>
-        <ActionButton view={view} action={action} name="reset_signin" label={view.t('rec_reset_signin')} />
-      </section>
+      {builtIn ? (
+        <>
+          <p class="notices">{view.t('users_built_in_note')}</p>
+          <dl>
+            <dt>{view.t('rec_field_email')}</dt>
+            <dd>{user.email || '—'}</dd>
+            <dt>{view.t('rec_field_role')}</dt>
+            <dd>{view.t(`rec_role_${user.role}` as MessageKey)}</dd>
+          </dl>
+        </>
+      ) : (
+        <>
+          <form method="post" action={action} novalidate>
+            <CsrfField token={view.csrfToken} />
+            <TextField name="email" label={view.t('rec_field_email')} value={props.values.email} type="email" errors={props.errors} autocomplete="off" />
+            <Select name="role" label={view.t('rec_field_role')} value={props.values.role} options={roleOptions(view)} errors={props.errors} />
+            <button type="submit" name="action" value="save" class="button">
+              {view.t('rec_update')}
+            </button>
+          </form>
+          <section aria-labelledby="signin">
+            <h2 id="signin">{view.t('rec_signin_heading')}</h2>
+            <p>{view.t('rec_reset_signin_hint')}</p>
+            <ActionButton view={view} action={action} name="reset_signin" label={view.t('rec_reset_signin')} />
+          </section>
+        </>
+      )}
       <Sessions view={view} action={action} sessions={props.sessions} revokeOne={false} />
       {props.sessions.length > 0 && <ActionButton view={view} action={action} name="revoke_sessions" label={view.t('rec_revoke_sessions')} />}
-      <AppPasswords view={view} action={action} passwords={props.passwords} />
-      <section aria-labelledby="delete-user">
-        <h2 id="delete-user">{view.t('rec_delete_user')}</h2>
-        <form method="post" action={action} novalidate>
-          <CsrfField token={view.csrfToken} />
-          <Checkbox name="confirm_delete" label={view.t('rec_confirm_delete', { login: user.login })} checked={false} errors={props.errors} />
-          <button type="submit" name="action" value="delete" class="button button-secondary">
-            {view.t('rec_delete_user')}
-          </button>
-        </form>
-      </section>
+      <AppPasswords view={view} action={action} passwords={props.passwords} offerNew={!builtIn} />
+      {!builtIn && (
+        <section aria-labelledby="delete-user">
+          <h2 id="delete-user">{view.t('rec_delete_user')}</h2>
+          <form method="post" action={action} novalidate>
+            <CsrfField token={view.csrfToken} />
+            <Checkbox name="confirm_delete" label={view.t('rec_confirm_delete', { login: user.login })} checked={false} errors={props.errors} />
+            <button type="submit" name="action" value="delete" class="button button-secondary">
+              {view.t('rec_delete_user')}
+            </button>
+          </form>
+        </section>
+      )}
     </>
   );
 }

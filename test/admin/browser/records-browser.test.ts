@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { axeViolations, launchChromium, SCREENSHOTS, skip } from '../../helpers/browser.ts';
 import type { TestApp } from '../../helpers/test-app.ts';
+import { builtInSubmitterId } from '../../../src/services/submissions/submission-key.ts';
 import { signedInContexts } from '../browser-session.ts';
 import { createSigninUser, signInOverHttp, startAdminApp } from '../helpers.ts';
 
@@ -32,7 +33,7 @@ describe('back office record and people pages in a browser', { skip }, () => {
     const category = await api('/calendar/events/v1/categories', { name: 'Music' });
     const webhook = await api('/calendar/admin/v1/webhooks', { url: 'http://127.0.0.1:9/receiver-with-a-long-path/for/wrapping', types: ['event.*'] });
     await api(`/calendar/admin/v1/users/${admin.id}/application-passwords`, { name: 'Feed reader' });
-    paths.push(`/venues/${venue.id}/`, '/venues/new', `/categories/${category.id}/`, '/tags/new', '/users/', `/users/${admin.id}/`, '/users/new', '/profile/', '/webhooks/', `/webhooks/${webhook.id}/`, '/imports/');
+    paths.push(`/venues/${venue.id}/`, '/venues/new', `/categories/${category.id}/`, '/tags/new', '/users/', `/users/${admin.id}/`, `/users/${await builtInSubmitterId(t.storage.db)}/`, '/users/new', '/profile/', '/webhooks/', `/webhooks/${webhook.id}/`, '/imports/');
     browser = await launchChromium();
     const shapes = [[false, false], [true, false], [false, true], [true, true]] as const;
     const signedIn = await signedInContexts(browser, origin, admin, shapes.map(([scripts, narrow]) => ({ javaScriptEnabled: scripts, viewport: narrow ? { width: 320, height: 640 } : { width: 1280, height: 900 } })));

@@ -50,6 +50,24 @@ for (const dialect of DIALECTS) {
       assert.equal(other.status, 200);
     });
 
+    test('the back-office users pages offer it none of the refused actions, with a note; a normal user keeps them', async () => {
+      const refused = ['save', 'reset_signin', 'new_app_password', 'delete'];
+      const offered = (html: string) => refused.filter((action) => html.includes(`name="action" value="${action}"`));
+      const page = await adminGet(t, admin, `/users/${id}/`);
+      assert.equal(page.status, 200);
+      assert.deepEqual(offered(page.text), []);
+      assert.match(page.text, /Built-in account used for visitor submissions; it cannot sign in or be changed\./);
+      assert.doesNotMatch(page.text, /name="(email|role|confirm_delete|app_password_name)"/);
+      const normal = await adminGet(t, admin, `/users/${t.others.author.id}/`);
+      assert.deepEqual(offered(normal.text), refused);
+      assert.doesNotMatch(normal.text, /Built-in account/);
+      // The note in the edition's language.
+      assert.match((await t.request('GET', `/da/admin/users/${id}/`, { headers: { cookie: admin.cookie } })).text, /Indbygget konto til besøgendes indsendelser/);
+      const list = await adminGet(t, admin, '/users/');
+      assert.match(list.text, new RegExp(`<a href="[^"]*/users/${id}/">submissions</a> \\(built-in\\)`));
+      assert.doesNotMatch(list.text, new RegExp(`/users/${t.others.author.id}/">[^<]+</a> \\(built-in`));
+    });
+
     test('the back-office users page goes through the same endpoints: each action refused with rest_user_builtin', async () => {
       assert.equal((await adminGet(t, admin, `/users/${id}/`)).status, 200);
       for (const fields of <Record<string, string>[]>[

@@ -21,13 +21,16 @@ async function usersTable(req: AdminRequest): Promise<AdminAnswer> {
   if (!listed.ok) return refusalPage(req, listed);
   // The columns the API's user object lacks (sign-in state, counts), in one query.
   const overview = await req.deps.users.overview();
-  const rows: UserRow[] = (listed.body as { id: number; login: string; email: string; role: UserRow['role'] }[]).map((user) => ({
-    ...user,
-    can_sign_in: overview.get(user.id)?.can_sign_in ?? false,
-    last_sign_in: overview.get(user.id)?.last_sign_in ?? null,
-    sessions: overview.get(user.id)?.sessions ?? 0,
-    application_passwords: overview.get(user.id)?.application_passwords ?? 0,
-  }));
+  const rows: UserRow[] = await Promise.all(
+    (listed.body as { id: number; login: string; email: string; role: UserRow['role'] }[]).map(async (user) => ({
+      ...user,
+      can_sign_in: overview.get(user.id)?.can_sign_in ?? false,
+      last_sign_in: overview.get(user.id)?.last_sign_in ?? null,
+      sessions: overview.get(user.id)?.sessions ?? 0,
+      application_passwords: overview.get(user.id)?.application_passwords ?? 0,
+      built_in: await req.deps.users.isBuiltIn(user.id),
+    })),
+  );
   return framed(req, req.t('rec_users'), h(UsersTable, { view: adminView(req), users: rows }));
 }
 
@@ -53,10 +56,11 @@ async function createUser(req: AdminRequest): Promise<AdminAnswer> {
 }
 
 async function userPage(req: AdminRequest, id: number, state: { values?: Record<string, string>; errors?: FieldErrors; unplaced?: string[] } = {}, status = 200, headers: Record<string, string> = {}): Promise<AdminAnswer> {
-  const [user, passwords, sessions] = await Promise.all([
+  const [user, passwords, sessions, builtIn] = await Promise.all([
     callAdminApi(req, 'GET', USER, { id }),
     callAdminApi(req, 'GET', `${USER}/application-passwords`, { id }),
     callAdminApi(req, 'GET', `${USER}/sessions`, { id }),
+    req.deps.users.isBuiltIn(id),
   ]);
   if (!user.ok) return refusalPage(req, user);
   const values = state.values ?? { email: user.body.email, role: user.body.role };
@@ -71,6 +75,7 @@ async function userPage(req: AdminRequest, id: number, state: { values?: Record<
       unplaced: state.unplaced ?? [],
       passwords: passwords.ok ? passwords.body : [],
       sessions: sessions.ok ? sessions.body : [],
+      builtIn,
     }),
     status,
     headers,
