@@ -26,6 +26,7 @@ import { submissions } from './0029-submissions.ts';
 import { backOfficeSessions } from './0027-back-office-sessions.ts';
 import { appPasswordNames } from './0028-app-password-names.ts';
 import { listWalks } from './0032-list-walks.ts';
+import { credentialColumns } from './0033-credential-columns.ts';
 
 /**
  * Migrations in order, keyed by a name that sorts by version. They run at every start on both
@@ -61,6 +62,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0027-back-office-sessions': backOfficeSessions(dialect),
         '0028-app-password-names': appPasswordNames(),
         '0032-list-walks': listWalks(dialect),
+        '0033-credential-columns': credentialColumns(dialect),
       };
     },
   };
