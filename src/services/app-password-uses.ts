@@ -30,15 +30,16 @@ export class AppPasswordUses {
 
   /**
    * A successful authentication with password `id`: recorded when a minute has passed since its
-   * last recorded use. Rejects when the write fails; a failed write is not tried again within the
-   * minute either.
+   * last recorded use, and then the write's promise, which rejects when the write fails (a failed
+   * write is not tried again within the minute either). Within the minute, undefined: the common
+   * case costs the request no promise.
    */
-  async used(id: number): Promise<void> {
+  used(id: number): Promise<void> | undefined {
     const now = this.clock();
     const last = this.lastUse.get(id);
-    if (last !== undefined && now.getTime() - last < MINUTE) return;
+    if (last !== undefined && now.getTime() - last < MINUTE) return undefined;
     this.remember(id, now.getTime());
-    await this.users.recordPasswordUse(id, utcText(now), utcText(new Date(now.getTime() - MINUTE)));
+    return this.users.recordPasswordUse(id, utcText(now), utcText(new Date(now.getTime() - MINUTE)));
   }
 
   private remember(id: number, instant: number): void {

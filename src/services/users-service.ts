@@ -226,9 +226,10 @@ export class UsersService {
   /**
    * Records an accepted credential's use as its password's `last_used` (100 §10), at most once a
    * minute per password, whether the credential was looked up or remembered. Call it outside any
-   * transaction; it rejects when the write fails, which should cost the request nothing.
+   * transaction. A write's promise rejects when it fails, which should cost the request nothing;
+   * undefined when no write is due.
    */
-  recordUse(accepted: Accepted): Promise<void> {
+  recordUse(accepted: Accepted): Promise<void> | undefined {
     return this.uses.used(accepted.passwordId);
   }
 

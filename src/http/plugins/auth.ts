@@ -60,7 +60,8 @@ export function registerAuth(app: FastifyInstance, users: UsersService, options:
     }
     request.user = outcome.user;
     // Before the handler, so outside its transactions; a failed record of the use fails no request.
-    await users.recordUse(outcome).catch((error: unknown) => request.log.warn({ err: error }, 'the use of an application password was not recorded'));
+    const recording = users.recordUse(outcome);
+    if (recording !== undefined) await recording.catch((error: unknown) => request.log.warn({ err: error }, 'the use of an application password was not recorded'));
   };
   // A callback hook: a visitor's request (no header) costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
