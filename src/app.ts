@@ -10,6 +10,7 @@ import { loggerOptions, registerRequestLog } from './http/plugins/logging.ts';
 import { registerSecurity } from './http/plugins/security.ts';
 import { AnswerReplay } from './http/replay/answer-replay.ts';
 import { registerReplayRecording } from './http/replay/replay-server.ts';
+import { registerCompression } from './http/plugins/compression.ts';
 import { frontServer } from './http/front-server.ts';
 import { restRouteRewriter } from './http/drop-in/rest-route.ts';
 import { registerRestIndex } from './http/drop-in/rest-index.ts';
@@ -104,6 +105,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   registerErrorHandling(app, config.bodyLimit);
   await registerSecurity(app, config);
   if (replay) registerReplayRecording(app, replay);
+  registerCompression(app);
   refuseNonRestRoutes(app);
   const throttle = new FailureThrottle(config.authFailureLimit, config.authFailureWindowSeconds * 1000);
   const sessions = config.backOffice.enabled ? new SessionsService(storage, config.backOffice, clock) : null;

@@ -4,6 +4,7 @@ import type { CacheEpochs } from '../../storage/cache-epochs.ts';
 import { survivesAll, type DescribedWrite } from '../../storage/write-journal.ts';
 import { cacheLookups } from '../../observability/cache-lookups.ts';
 import { routeLabelOf, setRouteLabel } from '../../observability/route-label.ts';
+import { chosenEncoding, compress, compressibleType, varyingByEncoding, type Encoding } from '../compression.ts';
 
 /** Whether an answer stays true after a described write (write-journal.ts). */
 export type Survives = (write: DescribedWrite) => boolean;
@@ -36,6 +37,7 @@ export function epochObservedBefore(raw: IncomingMessage): number | undefined {
 
 /** An answer as it was written: headers (without Date and connection headers, which Node adds) and body. */
 interface Recording {
+  key: string;
   epoch: number;
   /** The route pattern that produced it (the metrics' label of its replays). */
   route: string;
@@ -43,6 +45,11 @@ interface Recording {
   survives?: Survives;
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /** A text answer: replayed compressed to clients that accept it, each coding made once. */
+  compressible: boolean;
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** The bytes of the compressed bodies made while it was kept. */
+  encodedBytes: number;
 }
 
 /** A request for a key whose answer the framework is producing, and the repeats that wait for it. */
@@ -151,10 +158,35 @@ export class AnswerReplay {
     if (found === undefined || found.epoch !== epoch || found.second !== second) return false;
     cacheLookups.replay.hits++;
     if (this.labelRoutes) setRouteLabel(request, found.route);
-    response.writeHead(200, found.headers);
-    response.end(found.body);
-    this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
+    const encoding = found.compressible ? chosenEncoding(request.headers['accept-encoding'], found.body.length) : undefined;
+    if (encoding === undefined) this.write(request, response, began, found.headers, found.body);
+    else {
+      this.encodedBody(found, encoding).then(
+        (body) => response.destroyed || this.write(request, response, began, { ...found.headers, 'content-encoding': encoding, 'content-length': String(body.length) }, body),
+        () => response.destroyed || this.write(request, response, began, found.headers, found.body),
+      );
+    }
     return true;
+  }
+
+  private write(request: IncomingMessage, response: ServerResponse, began: number, headers: OutgoingHttpHeaders, body: Buffer): void {
+    response.writeHead(200, headers);
+    response.end(body);
+    this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
+  }
+
+  /** The recording's body in `encoding`, compressed on its first replay in it. */
+  private encodedBody(recording: Recording, encoding: Encoding): Promise<Buffer> {
+    const known = recording.encoded[encoding];
+    if (known !== undefined) return known;
+    const made = compress(recording.body, encoding);
+    recording.encoded[encoding] = made;
+    made.then((body) => {
+      if (this.recordings.get(recording.key) !== recording) return;
+      recording.encodedBytes += body.length;
+      this.bytes += body.length;
+    }, () => undefined);
+    return made;
   }
 
   /**
@@ -192,7 +224,10 @@ export class AnswerReplay {
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
     const { key, epoch } = pending;
     this.forget(key);
-    this.recordings.set(key, { epoch, route: routeLabelOf(request), second: secondOf(marked.now), survives: marked.survives, headers: { ...headers, 'content-length': String(body.length) } as OutgoingHttpHeaders, body });
+    // The framework adds Vary for a text answer after this recording (plugins/compression.ts).
+    const compressible = compressibleType(headers['content-type'], headers['cache-control'], headers['content-encoding']);
+    const recorded = { ...headers, 'content-length': String(body.length), ...(compressible ? { vary: varyingByEncoding(headers.vary) } : {}) } as OutgoingHttpHeaders;
+    this.recordings.set(key, { key, epoch, route: routeLabelOf(request), second: secondOf(marked.now), survives: marked.survives, headers: recorded, body, compressible, encoded: {}, encodedBytes: 0 });
     this.bytes += body.length;
     while (this.recordings.size > this.maxEntries || this.bytes > this.maxBytes) this.forget(this.recordings.keys().next().value!);
   }
@@ -200,7 +235,7 @@ export class AnswerReplay {
   private forget(key: string): void {
     const recording = this.recordings.get(key);
     if (recording === undefined) return;
-    this.bytes -= recording.body.length;
+    this.bytes -= recording.body.length + recording.encodedBytes;
     this.recordings.delete(key);
   }
 }

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { chosenEncoding, compress, compressibleType, varyingByEncoding } from '../compression.ts';
+
+/**
+ * Text answers compressed for clients that accept it (`compression.ts`): registered after the
+ * replay's recording, which keeps the body as it is and compresses its replays itself. A body
+ * that cannot be compressed leaves as it is.
+ */
+export function registerCompression(app: FastifyInstance): void {
+  // A callback hook: an answer left as it is costs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if ((typeof payload !== 'string' && !Buffer.isBuffer(payload)) || !compressibleType(reply.getHeader('content-type'), reply.getHeader('cache-control'), reply.getHeader('content-encoding'))) {
+      return done(null, payload);
+    }
+    reply.header('Vary', varyingByEncoding(reply.getHeader('vary')));
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const encoding = chosenEncoding(request.headers['accept-encoding'], body.length);
+    if (encoding === undefined) return done(null, payload);
+    compress(body, encoding).then(
+      (compressed) => {
+        reply.header('Content-Encoding', encoding);
+        reply.removeHeader('Content-Length');
+        done(null, compressed);
+      },
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'an answer could not be compressed; sent as it is');
+        done(null, payload);
+      },
+    );
+  });
+}
