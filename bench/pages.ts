@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildBundle, CONNECTIONS, DURATION, type Linked, measure, measureAgainstBare, NS, post, ratio, runBench, seedLinked, send, SLICES, startService, workDir } from './harness.ts';
@@ -8,7 +9,8 @@ import { buildBundle, CONNECTIONS, DURATION, type Linked, measure, measureAgains
  * same bytes (bench/bare-server.ts), in the same run. Seeds BENCH_PAGE_PER_DAY events a day
  * through the API, each with a venue, an organizer, two categories and two tags; prints a table
  * with each page's size, and the month's JSON-LD apart (55 §7.2 fixes its bytes: the listed
- * events' json_ld as the API gives it).
+ * events' json_ld as the API gives it), and what a browser receives of it (compressed). The
+ * load itself asks for no coding, as the bare server has none.
  */
 const PER_DAY = Number(process.env.BENCH_PAGE_PER_DAY ?? 30);
 /** From yesterday: next month's grid, its spill-over weeks included, is always inside. */
@@ -38,6 +40,17 @@ async function seedEvents(base: string, linked: Linked): Promise<string> {
   return (await send(base, 'GET', `/events/${ids[0]}`, undefined, 200)).url;
 }
 
+/** The bytes a browser receives (it accepts brotli); fetch would decode them. */
+function sentToBrowsers(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve(bytes));
+    }).on('error', reject);
+  });
+}
+
 /** The month page's JSON-LD block: its bytes and how many events it describes. */
 function jsonLdOf(html: string): { bytes: number; events: number } {
   const block = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '[]';
@@ -53,16 +66,17 @@ async function main(): Promise<void> {
   next.setUTCMonth(next.getUTCMonth() + 1);
   const month = `/events/${next.toISOString().slice(0, 7)}/`;
   console.log(`bench:pages: ${PER_DAY} events a day over ${DAYS} days, ${CONNECTIONS} connections, ${DURATION} s per page in ${SLICES} slices, ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-  console.log('| page | bytes (JSON-LD bytes, events described) | service req/s | p99 ms | bare req/s | ratio |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('| page | bytes (JSON-LD bytes, events described) | sent to a browser (brotli) | service req/s | p99 ms | bare req/s | ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, path] of [['month', month], ['week', '/events/week/'], ['list', '/events/list/'], ['single event', new URL(eventUrl).pathname]]) {
     const response = await fetch(base + path);
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     const ld = jsonLdOf(body.toString());
+    const sent = await sentToBrowsers(base + path);
     await measure(base + path, 2); // warm-up, not measured
     const { service: page, bare: yardstick } = await measureAgainstBare(base + path, body, response.headers.get('content-type')!);
-    console.log(`| ${name} (\`${path}\`) | ${body.length} (${ld.bytes}, ${ld.events}) | ${page.requestsPerSecond} | ${page.p99Ms} | ${yardstick.requestsPerSecond} | ${ratio(page.requestsPerSecond, yardstick.requestsPerSecond)} % |`);
+    console.log(`| ${name} (\`${path}\`) | ${body.length} (${ld.bytes}, ${ld.events}) | ${sent} | ${page.requestsPerSecond} | ${page.p99Ms} | ${yardstick.requestsPerSecond} | ${ratio(page.requestsPerSecond, yardstick.requestsPerSecond)} % |`);
   }
   console.log(`load average at the end ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
 }
