@@ -1,6 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { Negotiator } from '@fastify/accept-negotiator';
+import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './admin/session-cookie.ts';
 
 /** The content codings answers are sent in when the client accepts one (brotli preferred). */
 export type Encoding = 'br' | 'gzip';
@@ -35,10 +37,17 @@ export function compressibleType(contentType: HeaderValue, cacheControl: HeaderV
   return typeof cacheControl !== 'string' || !/\bno-transform\b/i.test(cacheControl);
 }
 
-/** The coding to send a body of `length` bytes in, for a request's Accept-Encoding; undefined for the body as it is. */
-export function chosenEncoding(acceptEncoding: HeaderValue, length: number): Encoding | undefined {
-  if (length < MIN_BYTES || typeof acceptEncoding !== 'string' || acceptEncoding === '') return undefined;
-  return negotiator.negotiate(acceptEncoding.toLowerCase()) ?? undefined;
+/**
+ * The coding to send a body of `length` bytes in, for a request's Accept-Encoding; undefined for
+ * the body as it is. Never for a request carrying a back office cookie: its answers may hold a
+ * CSRF token beside text the request put there, and the compressed size would tell an observer
+ * of the traffic how much of the two match (BREACH).
+ */
+export function chosenEncoding(headers: IncomingHttpHeaders, length: number): Encoding | undefined {
+  const accepted = headers['accept-encoding'];
+  if (length < MIN_BYTES || typeof accepted !== 'string' || accepted === '') return undefined;
+  if (headers.cookie !== undefined && (readCookie({ headers }, SESSION_COOKIE) !== undefined || readCookie({ headers }, LOGIN_COOKIE) !== undefined)) return undefined;
+  return negotiator.negotiate(accepted.toLowerCase()) ?? undefined;
 }
 
 export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {

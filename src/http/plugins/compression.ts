@@ -14,7 +14,7 @@ export function registerCompression(app: FastifyInstance): void {
     }
     reply.header('Vary', varyingByEncoding(reply.getHeader('vary')));
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const encoding = chosenEncoding(request.headers['accept-encoding'], body.length);
+    const encoding = chosenEncoding(request.headers, body.length);
     if (encoding === undefined) return done(null, payload);
     compress(body, encoding).then(
       (compressed) => {

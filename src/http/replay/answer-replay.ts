@@ -158,7 +158,7 @@ export class AnswerReplay {
     if (found === undefined || found.epoch !== epoch || found.second !== second) return false;
     cacheLookups.replay.hits++;
     if (this.labelRoutes) setRouteLabel(request, found.route);
-    const encoding = found.compressible ? chosenEncoding(request.headers['accept-encoding'], found.body.length) : undefined;
+    const encoding = found.compressible ? chosenEncoding(request.headers, found.body.length) : undefined;
     if (encoding === undefined) this.write(request, response, began, found.headers, found.body);
     else {
       this.encodedBody(found, encoding).then(
