@@ -1,13 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { Negotiator } from '@fastify/accept-negotiator';
-import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './admin/session-cookie.ts';
+import { negotiate } from '@fastify/accept-negotiator';
+import { LOGIN_COOKIE, SESSION_COOKIE } from './admin/session-cookie.ts';
 
 /** The content codings answers are sent in when the client accepts one (brotli preferred). */
 export type Encoding = 'br' | 'gzip';
 
-const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip'] });
+const SUPPORTED: readonly Encoding[] = ['br', 'gzip'];
+
+/** Choices remembered per Accept-Encoding value: browsers send a handful; a client choosing others only empties it. */
+const choices = new Map<string, Encoding | null>();
+const MAX_CHOICES = 256;
+
+const BACK_OFFICE_COOKIE = new RegExp(`(?:^|;)\\s*(?:${SESSION_COOKIE}|${LOGIN_COOKIE})=`);
 
 /** Below this, what compression saves is about what its headers and work cost. */
 const MIN_BYTES = 1024;
@@ -30,7 +36,8 @@ type HeaderValue = number | string | readonly string[] | undefined;
 
 /**
  * Whether an answer of this type may be sent compressed, whatever its size: such answers vary
- * with the request's Accept-Encoding (80 §1.4). `no-transform` forbids it (RFC 9111 §5.2.2.6).
+ * with the request's Accept-Encoding (80 §1.4). An answer that says `no-transform` keeps its
+ * bytes here too, as proxies must leave them (RFC 9111 §5.2.2.6).
  */
 export function compressibleType(contentType: HeaderValue, cacheControl: HeaderValue, contentEncoding: HeaderValue): boolean {
   if (typeof contentType !== 'string' || !TEXT.test(contentType) || contentEncoding !== undefined) return false;
@@ -46,8 +53,26 @@ export function compressibleType(contentType: HeaderValue, cacheControl: HeaderV
 export function chosenEncoding(headers: IncomingHttpHeaders, length: number): Encoding | undefined {
   const accepted = headers['accept-encoding'];
   if (length < MIN_BYTES || typeof accepted !== 'string' || accepted === '') return undefined;
-  if (headers.cookie !== undefined && (readCookie({ headers }, SESSION_COOKIE) !== undefined || readCookie({ headers }, LOGIN_COOKIE) !== undefined)) return undefined;
-  return negotiator.negotiate(accepted.toLowerCase()) ?? undefined;
+  if (headers.cookie !== undefined && BACK_OFFICE_COOKIE.test(headers.cookie)) return undefined;
+  let choice = choices.get(accepted);
+  if (choice === undefined) {
+    choice = negotiated(accepted);
+    if (choices.size >= MAX_CHOICES) choices.clear();
+    choices.set(accepted, choice);
+  }
+  return choice ?? undefined;
+}
+
+/** The preferred coding `header` accepts; one it refuses by name (`q=0`) stays refused when it also accepts `*`. */
+function negotiated(header: string): Encoding | null {
+  const lower = header.toLowerCase();
+  const refused = new Set<string>();
+  for (const entry of lower.split(',')) {
+    const [name, ...parameters] = entry.split(';').map((part) => part.trim());
+    if (parameters.some((parameter) => /^q\s*=\s*0(?:\.0*)?$/.test(parameter))) refused.add(name);
+  }
+  const candidates = SUPPORTED.filter((coding) => !refused.has(coding));
+  return candidates.length === 0 ? null : negotiate(lower, candidates);
 }
 
 export function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {

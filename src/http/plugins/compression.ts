@@ -9,14 +9,16 @@ import { chosenEncoding, compress, compressibleType, varyingByEncoding } from '.
 export function registerCompression(app: FastifyInstance): void {
   // A callback hook: an answer left as it is costs no promise.
   app.addHook('onSend', (request, reply, payload, done) => {
+    // A 304 names what its 200 would vary with (RFC 9110 §15.4.5); it has no type to judge by.
+    if (reply.statusCode === 304) reply.header('Vary', varyingByEncoding(reply.getHeader('vary')));
     if ((typeof payload !== 'string' && !Buffer.isBuffer(payload)) || !compressibleType(reply.getHeader('content-type'), reply.getHeader('cache-control'), reply.getHeader('content-encoding'))) {
       return done(null, payload);
     }
     reply.header('Vary', varyingByEncoding(reply.getHeader('vary')));
-    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const encoding = chosenEncoding(request.headers, body.length);
+    // HEAD: its body is dropped, so nothing is compressed for it.
+    const encoding = request.method === 'HEAD' ? undefined : chosenEncoding(request.headers, typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
     if (encoding === undefined) return done(null, payload);
-    compress(body, encoding).then(
+    compress(typeof payload === 'string' ? Buffer.from(payload) : payload, encoding).then(
       (compressed) => {
         reply.header('Content-Encoding', encoding);
         reply.removeHeader('Content-Length');

@@ -45,11 +45,17 @@ interface Recording {
   survives?: Survives;
   headers: OutgoingHttpHeaders;
   body: Buffer;
-  /** A text answer: replayed compressed to clients that accept it, each coding made once. */
+  /** A text answer: replayed compressed to clients that accept it. */
   compressible: boolean;
-  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** Its compressed copies by coding, each made on the first replay in it (a promise until then). */
+  encoded: Partial<Record<Encoding, Encoded | Promise<Encoded>>>;
   /** The bytes of the compressed bodies made while it was kept. */
   encodedBytes: number;
+}
+
+interface Encoded {
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
 }
 
 /** A request for a key whose answer the framework is producing, and the repeats that wait for it. */
@@ -159,10 +165,15 @@ export class AnswerReplay {
     cacheLookups.replay.hits++;
     if (this.labelRoutes) setRouteLabel(request, found.route);
     const encoding = found.compressible ? chosenEncoding(request.headers, found.body.length) : undefined;
-    if (encoding === undefined) this.write(request, response, began, found.headers, found.body);
+    if (encoding === undefined) {
+      this.write(request, response, began, found.headers, found.body);
+      return true;
+    }
+    const encoded = found.encoded[encoding] ?? this.encode(found, encoding);
+    if (!(encoded instanceof Promise)) this.write(request, response, began, encoded.headers, encoded.body);
     else {
-      this.encodedBody(found, encoding).then(
-        (body) => response.destroyed || this.write(request, response, began, { ...found.headers, 'content-encoding': encoding, 'content-length': String(body.length) }, body),
+      encoded.then(
+        (made) => response.destroyed || this.write(request, response, began, made.headers, made.body),
         () => response.destroyed || this.write(request, response, began, found.headers, found.body),
       );
     }
@@ -175,17 +186,22 @@ export class AnswerReplay {
     this.requestLine?.('GET', request.url ?? '/', 200, performance.now() - began);
   }
 
-  /** The recording's body in `encoding`, compressed on its first replay in it. */
-  private encodedBody(recording: Recording, encoding: Encoding): Promise<Buffer> {
-    const known = recording.encoded[encoding];
-    if (known !== undefined) return known;
-    const made = compress(recording.body, encoding);
+  /** The recording in `encoding`, kept with it (and counted in its bytes) while it is kept; tried again after a failure. */
+  private encode(recording: Recording, encoding: Encoding): Promise<Encoded> {
+    const made = compress(recording.body, encoding).then((body) => {
+      const encoded = { headers: { ...recording.headers, 'content-encoding': encoding, 'content-length': String(body.length) }, body };
+      if (this.recordings.get(recording.key) === recording) {
+        recording.encoded[encoding] = encoded;
+        recording.encodedBytes += body.length;
+        this.bytes += body.length;
+        this.trim();
+      }
+      return encoded;
+    });
     recording.encoded[encoding] = made;
-    made.then((body) => {
-      if (this.recordings.get(recording.key) !== recording) return;
-      recording.encodedBytes += body.length;
-      this.bytes += body.length;
-    }, () => undefined);
+    made.catch(() => {
+      if (recording.encoded[encoding] === made) delete recording.encoded[encoding];
+    });
     return made;
   }
 
@@ -229,6 +245,11 @@ export class AnswerReplay {
     const recorded = { ...headers, 'content-length': String(body.length), ...(compressible ? { vary: varyingByEncoding(headers.vary) } : {}) } as OutgoingHttpHeaders;
     this.recordings.set(key, { key, epoch, route: routeLabelOf(request), second: secondOf(marked.now), survives: marked.survives, headers: recorded, body, compressible, encoded: {}, encodedBytes: 0 });
     this.bytes += body.length;
+    this.trim();
+  }
+
+  /** The oldest recordings forgotten until the rest fit. */
+  private trim(): void {
     while (this.recordings.size > this.maxEntries || this.bytes > this.maxBytes) this.forget(this.recordings.keys().next().value!);
   }
 

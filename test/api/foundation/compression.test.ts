@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
         assert.equal(plain.headers['content-encoding'], undefined);
         assert.ok(plain.bytes.length > 2000, `${plain.bytes.length} bytes`);
         assert.ok(varyNames(plain).includes('accept-encoding'), String(plain.headers.vary));
-        for (const [accepted, coding] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0.5, gzip', 'gzip'], ['identity', undefined], ['br;q=0, gzip;q=0', undefined], ['deflate', undefined]] as const) {
+        for (const [accepted, coding] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0.5, gzip', 'gzip'], ['identity', undefined], ['br;q=0, gzip;q=0', undefined], ['deflate', undefined], ['br;q=0, *', 'gzip'], ['br;q=0, gzip;q=0.0, *', undefined], ['GZIP', 'gzip']] as const) {
           const answer = await get(t, path, { 'accept-encoding': accepted });
           assert.equal(answer.status, 200);
           assert.equal(answer.headers['content-encoding'], coding, accepted);
@@ -117,7 +117,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('a small answer goes plain; the ETag of a compressed answer revalidates', async () => {
+    test('a small answer goes plain; the ETag of a compressed answer revalidates, and its 304 names Accept-Encoding in Vary', async () => {
       const tags = await get(t, `${NS}/tags`, { 'accept-encoding': 'br' });
       assert.equal(tags.status, 200);
       assert.ok(tags.bytes.length < 1024, `${tags.bytes.length} bytes`);
@@ -128,6 +128,7 @@ for (const dialect of DIALECTS) {
       const revalidated = await get(t, `${NS}/events`, { 'accept-encoding': 'br', 'if-none-match': etag });
       assert.equal(revalidated.status, 304);
       assert.equal(revalidated.bytes.length, 0);
+      assert.ok(varyNames(revalidated).includes('accept-encoding'), 'a 304 varies as its 200 (RFC 9110 §15.4.5)');
     });
   });
 }
