@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The yardstick: a bare node:http server answering every request with the very bytes the
- * service returned for the route under test, with the same content type. Started as its own
- * process so that it competes for the CPU exactly as the service does.
+ * service returned for the route under test, with the same content type (and content coding,
+ * when they are compressed). Started as its own process so that it competes for the CPU exactly
+ * as the service does.
  */
-const [file, contentType] = process.argv.slice(2);
+const [file, contentType, contentEncoding] = process.argv.slice(2);
 const body = readFileSync(file);
 const server = createServer((_request, response) => {
-  response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+  if (contentEncoding) response.writeHead(200, { 'content-type': contentType, 'content-length': body.length, 'content-encoding': contentEncoding });
+  else response.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
   response.end(body);
 });
 server.listen(0, '127.0.0.1', () => {

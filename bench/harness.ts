@@ -149,15 +149,15 @@ export interface Measure {
   p99Ms: number;
 }
 
-/** GETs of `url` from CONNECTIONS clients for `duration` seconds, every answer 2xx. */
-export async function load(url: string, duration = DURATION): Promise<autocannon.Result> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 });
+/** GETs of `url` (with `headers`) from CONNECTIONS clients for `duration` seconds, every answer 2xx. */
+export async function load(url: string, duration = DURATION, headers: Record<string, string> = {}): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, headers });
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx`);
   return result;
 }
 
-export async function measure(url: string, duration = DURATION): Promise<Measure> {
-  const result = await load(url, duration);
+export async function measure(url: string, duration = DURATION, headers: Record<string, string> = {}): Promise<Measure> {
+  const result = await load(url, duration, headers);
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 };
 }
 
@@ -192,14 +192,16 @@ export function combined(slices: readonly Measure[]): Measure {
 
 /**
  * `url` measured in turns with the yardstick: a bare node:http server (its own process) returning
- * `bytes`, the very answer of `url`.
+ * `bytes`, the very answer of `url`. With `encoding`, the requests accept that coding only, and
+ * `bytes` are the answer in it.
  */
-export async function measureAgainstBare(url: string, bytes: Buffer, contentType: string): Promise<{ service: Measure; bare: Measure }> {
+export async function measureAgainstBare(url: string, bytes: Buffer, contentType: string, encoding?: string): Promise<{ service: Measure; bare: Measure }> {
   const file = join(workDir, 'body');
   writeFileSync(file, bytes);
-  const bare = await spawnUntil(['--import', 'tsx', 'bench/bare-server.ts', file, contentType], process.env, /listening on (\d+)/);
+  const bare = await spawnUntil(['--import', 'tsx', 'bench/bare-server.ts', file, contentType, ...(encoding ? [encoding] : [])], process.env, /listening on (\d+)/);
+  const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
   try {
-    const [service, yardstick] = await inTurns((seconds) => measure(url, seconds), (seconds) => measure(`http://127.0.0.1:${bare.match}/`, seconds));
+    const [service, yardstick] = await inTurns((seconds) => measure(url, seconds, headers), (seconds) => measure(`http://127.0.0.1:${bare.match}/`, seconds, headers));
     return { service: combined(service), bare: combined(yardstick) };
   } finally {
     await stop(bare.child);
